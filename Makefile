@@ -1,0 +1,55 @@
+# Two commands: `make run` and `make test`. Everything else is a helper for them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format serve-prod bench messages clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(PY)
+	$(PIP) install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PIP) install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+run: $(VENV)/.runtime
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py seed_demo --if-empty
+	@echo
+	@echo "Rommé Ledger is starting on http://$(HOST):$(PORT)/ (stop with Ctrl+C)"
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/pytest
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+# Production-style serving: gunicorn + whitenoise. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL.
+serve-prod: $(VENV)/.runtime
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput
+	$(VENV)/bin/gunicorn romme.wsgi --bind $(HOST):$(PORT) --workers $${WORKERS:-3}
+
+bench: $(VENV)/.dev
+	$(PY) -m bench
+
+# Refresh translation catalogues after changing texts (needs GNU gettext).
+messages: $(VENV)/.dev
+	DEBUG=1 $(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=staticfiles
+	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) staticfiles

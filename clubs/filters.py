@@ -1,0 +1,34 @@
+import django_filters
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from .models import Club, Player
+
+
+class PlayerFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(label=_("name or number"), method="filter_name")
+    club = django_filters.ModelChoiceFilter(
+        label=_("club"), queryset=Club.objects.none(), method="filter_club"
+    )
+    active = django_filters.BooleanFilter(label=_("active"))
+
+    class Meta:
+        model = Player
+        fields = ["name", "club", "active"]
+
+    def __init__(self, *args, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.filters["club"].queryset = clubs if clubs is not None else Club.objects.all()
+
+    def filter_name(self, queryset, name, value):
+        query = Q()
+        for word in value.split():
+            query &= (
+                Q(given_name__icontains=word)
+                | Q(family_name__icontains=word)
+                | Q(player_number__iexact=word)
+            )
+        return queryset.filter(query)
+
+    def filter_club(self, queryset, name, value):
+        return queryset.filter(current_club_id=value.pk)

@@ -1,0 +1,204 @@
+"""Who plays and who may do what: clubs, players, memberships and per-club roles."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+    short_name = models.CharField(_("short name"), max_length=30, unique=True)
+    town = models.CharField(_("town"), max_length=100, blank=True)
+    association_number = models.CharField(
+        _("association number"),
+        max_length=30,
+        blank=True,
+        help_text=_("The club's number with the federation, if it has one."),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [
+            # Blank means "none yet": several clubs may lack a number, none may share one.
+            models.UniqueConstraint(
+                fields=["association_number"],
+                condition=~Q(association_number=""),
+                name="club_association_number_unique",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("clubs:club_detail", args=[self.pk])
+
+
+class PlayerQuerySet(models.QuerySet):
+    def with_current_club(self, on=None):
+        """Annotate the short name of the club the player belongs to on a day (today)."""
+        from django.db.models import OuterRef, Subquery
+        from django.utils import timezone
+
+        day = on or timezone.localdate()
+        current = (
+            Membership.objects.filter(player=OuterRef("pk"), valid_from__lte=day)
+            .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=day))
+            .order_by("-valid_from")
+        )
+        return self.annotate(
+            current_club_id=Subquery(current.values("club_id")[:1]),
+            current_club_short=Subquery(current.values("club__short_name")[:1]),
+        )
+
+
+class Player(models.Model):
+    given_name = models.CharField(_("given name"), max_length=100)
+    family_name = models.CharField(_("family name"), max_length=100)
+    player_number = models.CharField(
+        _("player number"),
+        max_length=30,
+        unique=True,
+        help_text=_("A unique number, such as the federation's pass number."),
+    )
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    active = models.BooleanField(_("active"), default=True)
+    clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
+    history = HistoricalRecords()
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["family_name", "given_name", "player_number"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(birth_year__isnull=True)
+                | (Q(birth_year__gte=1900) & Q(birth_year__lte=2100)),
+                name="player_birth_year_plausible",
+            ),
+            models.CheckConstraint(condition=~Q(player_number=""), name="player_number_not_blank"),
+        ]
+        indexes = [models.Index(Lower("family_name"), Lower("given_name"), name="player_name_idx")]
+
+    def __str__(self):
+        return f"{self.family_name}, {self.given_name}"
+
+    def get_absolute_url(self):
+        return reverse("clubs:player_detail", args=[self.pk])
+
+    @property
+    def full_name(self):
+        return f"{self.given_name} {self.family_name}"
+
+
+class Membership(models.Model):
+    """A player's membership of a club over a period; ended ones stay as history."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="memberships", verbose_name=_("club")
+    )
+    valid_from = models.DateField(_("from"))
+    valid_until = models.DateField(_("until"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["player", "-valid_from"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(valid_until__isnull=True) | Q(valid_until__gte=models.F("valid_from")),
+                name="membership_until_after_from",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "club"],
+                condition=Q(valid_until__isnull=True),
+                name="membership_one_open_per_club",
+            ),
+        ]
+
+    def __str__(self):
+        until = self.valid_until.isoformat() if self.valid_until else "…"
+        return f"{self.player} – {self.club.short_name} ({self.valid_from.isoformat()}–{until})"
+
+    def is_current(self, on):
+        return self.valid_from <= on and (self.valid_until is None or self.valid_until >= on)
+
+
+class ClubRole(models.Model):
+    """What one user may do in one club; enforced by clubs.permissions on every write."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        SCORER = "scorer", _("scorer")
+        VIEWER = "viewer", _("viewer")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="club_roles",
+        verbose_name=_("user"),
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="roles", verbose_name=_("club")
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["club", "user__username"]
+        verbose_name = _("club role")
+        verbose_name_plural = _("club roles")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="clubrole_one_per_user_and_club"),
+            models.CheckConstraint(
+                condition=Q(role__in=["organiser", "scorer", "viewer"]), name="clubrole_role_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} – {self.club.short_name}: {self.get_role_display()}"
+
+
+class PlayerImport(models.Model):
+    """An uploaded registry file, kept so the preview and the confirmation read the same bytes."""
+
+    class Status(models.TextChoices):
+        PREVIEW = "preview", _("preview")
+        APPLIED = "applied", _("applied")
+        DISCARDED = "discarded", _("discarded")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="imports", verbose_name=_("club")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("uploaded by")
+    )
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    filename = models.CharField(_("file name"), max_length=255)
+    content = models.BinaryField()
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.PREVIEW
+    )
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+    summary = models.JSONField(_("summary"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("player import")
+        verbose_name_plural = _("player imports")
+
+    def __str__(self):
+        return f"{self.filename} ({self.club.short_name}, {self.get_status_display()})"
