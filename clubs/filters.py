@@ -23,11 +23,7 @@ class PlayerFilter(django_filters.FilterSet):
     def filter_name(self, queryset, name, value):
         query = Q()
         for word in value.split():
-            query &= (
-                Q(given_name__icontains=word)
-                | Q(family_name__icontains=word)
-                | Q(player_number__iexact=word)
-            )
+            query &= Q(name_key__contains=word.casefold()) | Q(player_number__iexact=word)
         return queryset.filter(query)
 
     def filter_club(self, queryset, name, value):

@@ -50,8 +50,8 @@ COLUMNS = {
 }
 REQUIRED = ("player_number", "given_name", "family_name")
 MAX_LENGTH = {"player_number": 30, "given_name": 100, "family_name": 100}
-TRUE_WORDS = {"1", "ja", "j", "yes", "y", "true", "wahr", "x", "aktiv", "active"}
-FALSE_WORDS = {"0", "nein", "n", "no", "false", "falsch", "inaktiv", "inactive", ""}
+TRUE_WORDS = {"", "1", "ja", "j", "yes", "y", "true", "wahr", "x", "aktiv", "active"}
+FALSE_WORDS = {"0", "nein", "n", "no", "false", "falsch", "inaktiv", "inactive"}
 
 
 class ImportFileError(Exception):
@@ -265,19 +265,17 @@ def read_player_file(filename: str, content: bytes) -> ParsedFile:
                         % {"value": birth_year, "year": this_year},
                     )
                 )
-        active = values.get("active")
-        values["active"] = True
-        if active is not None and active.lower() not in TRUE_WORDS:
-            if active.lower() in FALSE_WORDS:
-                values["active"] = not active
-            else:
-                problems.append(
-                    RowProblem(
-                        number,
-                        "active",
-                        _("“%(value)s” is not yes or no (ja/nein).") % {"value": active},
-                    )
+        raw_active = values.get("active", "")
+        active = raw_active.lower()
+        values["active"] = active not in FALSE_WORDS  # blank keeps the default: active
+        if active not in TRUE_WORDS and active not in FALSE_WORDS:
+            problems.append(
+                RowProblem(
+                    number,
+                    "active",
+                    _("“%(value)s” is not yes or no (ja/nein).") % {"value": raw_active},
                 )
+            )
         member_from = values.get("member_from", "")
         values["member_from"] = None
         if member_from:
@@ -297,9 +295,7 @@ def read_player_file(filename: str, content: bytes) -> ParsedFile:
 
 def plan_import(parsed: ParsedFile, club, user) -> list[ImportRow]:
     """Decide per row: create, update, unchanged or skip. Reads the registry, writes nothing."""
-    from django.db.models.functions import Lower
-
-    from .models import Membership, Player
+    from .models import Membership, Player, make_name_key
     from .permissions import ORGANISER, has_role
 
     numbers = [r.values["player_number"] for r in parsed.rows if r.values.get("player_number")]
@@ -311,16 +307,13 @@ def plan_import(parsed: ParsedFile, club, user) -> list[ImportRow]:
         open_memberships.setdefault(membership.player_id, []).append(membership)
 
     # Same name and birth year under another number: probably the same person twice.
-    new_family_names = {
-        r.values["family_name"].lower()
+    new_keys = {
+        make_name_key(r.values["given_name"], r.values["family_name"])
         for r in parsed.rows
         if not r.has_errors and r.values["player_number"] not in existing
     }
     lookalikes = {
-        (p.given_name.lower(), p.family_name.lower(), p.birth_year): p
-        for p in Player.objects.annotate(family_lower=Lower("family_name")).filter(
-            family_lower__in=new_family_names
-        )
+        (p.name_key, p.birth_year): p for p in Player.objects.filter(name_key__in=new_keys)
     }
 
     compared = ["given_name", "family_name", "birth_year"]
@@ -334,12 +327,8 @@ def plan_import(parsed: ParsedFile, club, user) -> list[ImportRow]:
         player = existing.get(values["player_number"])
         if player is None:
             row.action = "create"
-            key = (
-                values["given_name"].lower(),
-                values["family_name"].lower(),
-                values["birth_year"],
-            )
-            twin = lookalikes.get(key)
+            key = make_name_key(values["given_name"], values["family_name"])
+            twin = lookalikes.get((key, values["birth_year"]))
             if twin is not None:
                 row.problems.append(
                     RowProblem(

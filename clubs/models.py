@@ -3,7 +3,6 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -59,6 +58,10 @@ class PlayerQuerySet(models.QuerySet):
         )
 
 
+def make_name_key(given_name: str, family_name: str) -> str:
+    return f"{given_name.strip()} {family_name.strip()}".casefold()
+
+
 class Player(models.Model):
     given_name = models.CharField(_("given name"), max_length=100)
     family_name = models.CharField(_("family name"), max_length=100)
@@ -70,6 +73,8 @@ class Player(models.Model):
     )
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     active = models.BooleanField(_("active"), default=True)
+    # Case-folded "given family" for search and look-alike checks; SQLite folds only ASCII.
+    name_key = models.CharField(max_length=201, editable=False, db_index=True, default="")
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
     history = HistoricalRecords()
 
@@ -87,10 +92,15 @@ class Player(models.Model):
             ),
             models.CheckConstraint(condition=~Q(player_number=""), name="player_number_not_blank"),
         ]
-        indexes = [models.Index(Lower("family_name"), Lower("given_name"), name="player_name_idx")]
 
     def __str__(self):
         return f"{self.family_name}, {self.given_name}"
+
+    def save(self, *args, **kwargs):
+        self.name_key = make_name_key(self.given_name, self.family_name)
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("clubs:player_detail", args=[self.pk])

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from . import importing
-from .models import Club, ClubRole, Membership, Player, PlayerImport
+from .models import Club, ClubRole, Membership, Player, PlayerImport, make_name_key
 from .permissions import (
     ORGANISER,
     forget_cached_roles,
@@ -65,9 +65,7 @@ def update_club(actor, club: Club, **fields) -> Club:
 def find_lookalikes(given_name: str, family_name: str, birth_year: int | None, exclude=None):
     """Players who are probably the same person: same names (any case) and birth year."""
     found = Player.objects.filter(
-        given_name__iexact=given_name.strip(),
-        family_name__iexact=family_name.strip(),
-        birth_year=birth_year,
+        name_key=make_name_key(given_name, family_name), birth_year=birth_year
     )
     if exclude is not None:
         found = found.exclude(pk=exclude.pk)
@@ -268,6 +266,7 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
             family_name=r.values["family_name"],
             birth_year=r.values["birth_year"],
             active=r.values["active"],
+            name_key=make_name_key(r.values["given_name"], r.values["family_name"]),
         )
         for r in creates
     ]
@@ -301,6 +300,7 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
         fields = [name for name in row.changes if name != "membership"]
         for name in fields:
             setattr(player, name, row.values[name])
+        player.name_key = make_name_key(player.given_name, player.family_name)
         if fields:
             changed_players.append(player)
             field_names.update(fields)
@@ -317,7 +317,11 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
     )
     if changed_players:
         bulk_update_with_history(
-            changed_players, Player, sorted(field_names), default_user=user, batch_size=500
+            changed_players,
+            Player,
+            [*sorted(field_names), "name_key"],
+            default_user=user,
+            batch_size=500,
         )
     bulk_create_with_history(new_memberships, Membership, default_user=user, batch_size=500)
 

@@ -30,9 +30,11 @@ DEBUG = env_bool("DEBUG", default=False)
 # The test suite runs without a production environment; it never serves real users.
 TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 
+PRODUCTION = not (DEBUG or TESTING)
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
+    if PRODUCTION:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. Set SECRET_KEY in the environment, or DEBUG=1 for development."
         )
@@ -131,9 +133,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
@@ -146,7 +148,7 @@ PLAYER_IMPORT_MAX_ROWS = 20000
 
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 
-if not DEBUG:
+if PRODUCTION:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -1,3 +1,1 @@
-from django.db import models
-
-# Create your models here.
+"""What happened at the tables: sheets, hands and their versions. Rules live in scoring.rules."""

@@ -1,3 +1,1 @@
-from django.db import models
-
-# Create your models here.
+"""Models of the tournament workflow (events, series, tables, seats)."""

@@ -1,0 +1,61 @@
+"""Benchmark: check and score random hands under every preset (no Django).
+
+Run from the repository root::
+
+    python -m bench.rules_bench            # 100,000 hands per preset
+    python -m bench.rules_bench --hands 5000
+
+Hands are dealt with ``random_hand`` before timing; the clock covers ``check_hand``
+plus ``score_hand`` only. Table sizes cycle through the preset's allowed range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from scoring.rules import PRESETS, check_hand, random_hand, score_hand
+
+
+def run(hands: int, seed: int, keep_cards: bool) -> list[tuple[str, str, int, float, int]]:
+    rows = []
+    for slug, rs in PRESETS.items():
+        rng = random.Random(seed)
+        sizes = list(range(rs.players_min, rs.players_max + 1))
+        batch = []
+        for k in range(hands):
+            n = sizes[k % len(sizes)]
+            batch.append((random_hand(rs, n, rng, dealer=k % n, keep_cards=keep_cards), n))
+        problems = 0
+        start = time.perf_counter()
+        for h, n in batch:
+            if check_hand(h, rs, n):
+                problems += 1
+            score_hand(h, rs, n)
+        elapsed = time.perf_counter() - start
+        rows.append((slug, "cards" if keep_cards else "points", hands, elapsed, problems))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=100_000, help="hands per preset")
+    parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--cards", action="store_true", help="also time hands given as cards")
+    args = parser.parse_args(argv)
+    rows = run(args.hands, args.seed, keep_cards=False)
+    if args.cards:
+        rows += run(args.hands, args.seed, keep_cards=True)
+    print(f"{'preset':<20} {'input':<7} {'hands':>9} {'seconds':>8} {'hands/s':>10}")
+    total_h = total_s = 0.0
+    for slug, kind, n, secs, problems in rows:
+        total_h += n
+        total_s += secs
+        flag = f"  ({problems} with problems!)" if problems else ""
+        print(f"{slug:<20} {kind:<7} {n:>9,} {secs:>8.3f} {n / secs:>10,.0f}{flag}")
+    print(f"{'all':<20} {'':<7} {int(total_h):>9,} {total_s:>8.3f} {total_h / total_s:>10,.0f}")
+
+
+if __name__ == "__main__":
+    main()

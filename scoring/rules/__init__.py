@@ -1,0 +1,75 @@
+"""The rules engine of Rommé Ledger: cards, melds, rule sets, scoring and checks.
+
+Pure Python (no Django), the single authority on the rules. See ``docs/rules.md``.
+"""
+
+from .cards import (
+    JOKER,
+    Card,
+    CardParseError,
+    Rank,
+    Suit,
+    deck,
+    format_cards,
+    parse_card,
+    parse_cards,
+    parse_hand_cards,
+)
+from .deal import random_hand
+from .hands import HandResult, SeatResult, check_hand, check_series
+from .melds import (
+    FirstMeld,
+    MeldResult,
+    check_first_meld,
+    check_joker_swap,
+    check_meld,
+    hand_points,
+)
+from .problems import RULES, Problem, RuleInfo
+from .profiles import PROFILES, ScoringError, score_hand
+from .ruleset import (
+    JOKER_SWAP_RULES,
+    PRESETS,
+    PROFILE_INFO,
+    ProfileInfo,
+    RuleSet,
+    RuleSetError,
+    ruleset_from,
+)
+
+__all__ = [
+    "JOKER",
+    "JOKER_SWAP_RULES",
+    "PRESETS",
+    "PROFILES",
+    "PROFILE_INFO",
+    "RULES",
+    "Card",
+    "CardParseError",
+    "FirstMeld",
+    "HandResult",
+    "MeldResult",
+    "Problem",
+    "ProfileInfo",
+    "Rank",
+    "RuleInfo",
+    "RuleSet",
+    "RuleSetError",
+    "ScoringError",
+    "SeatResult",
+    "Suit",
+    "check_first_meld",
+    "check_hand",
+    "check_joker_swap",
+    "check_meld",
+    "check_series",
+    "deck",
+    "format_cards",
+    "hand_points",
+    "parse_card",
+    "parse_cards",
+    "parse_hand_cards",
+    "random_hand",
+    "ruleset_from",
+    "score_hand",
+]

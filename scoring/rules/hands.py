@@ -1,0 +1,400 @@
+"""What a score sheet says about a hand, and its plausibility checks.
+
+Seats are 0-based indices in clockwise order; in problems, ``seat`` is that index and
+``hand`` the 1-based hand number on the sheet (None for a hand checked on its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import SUIT_BY_NUMBER, Card, CardParseError, Rank, format_cards, parse_cards
+from .problems import Problem
+from .ruleset import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's line for one hand.
+
+    Give ``hand_points`` or ``cards`` (or both: they must agree); with cards, the
+    points are computed from them. ``melded`` is the melded value, needed by profiles
+    with ``ruleset.needs_melded``. ``hand_romme`` lets a sheet mark the hand Rommé in a
+    seat's column; only the winner may carry it.
+    """
+
+    hand_points: int | None = None
+    cards: tuple[Card, ...] | None = None
+    melded: int | None = None
+    hand_romme: bool = False
+
+    def points(self, ruleset: RuleSet) -> int | None:
+        """Hand points: from the cards when given, else as written."""
+        if self.cards is not None:
+            values = ruleset.hand_values
+            return sum(values[c.rank] for c in self.cards)
+        return self.hand_points
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand of a score sheet: dealer, who went out (None: nobody), hand Rommé,
+    and one :class:`SeatResult` per seat in clockwise order."""
+
+    dealer: int
+    winner: int | None
+    seats: tuple[SeatResult, ...]
+    hand_romme: bool = False
+
+    @property
+    def is_hand_romme(self) -> bool:
+        """Whether the winner went out with a hand Rommé (marked for the hand or seat)."""
+        if self.hand_romme:
+            return self.winner is not None
+        w = self.winner
+        return w is not None and 0 <= w < len(self.seats) and self.seats[w].hand_romme
+
+    @classmethod
+    def from_points(
+        cls,
+        dealer: int,
+        winner: int | None,
+        points: Sequence[int | None],
+        melded: Sequence[int | None] | None = None,
+        hand_romme: bool = False,
+    ) -> HandResult:
+        """Build a hand from hand points per seat (the winner's entry is 0 or None)."""
+        melded = melded if melded is not None else [None] * len(points)
+        seats = tuple(
+            SeatResult(hand_points=0 if i == winner and p is None else p, melded=m)
+            for i, (p, m) in enumerate(zip(points, melded, strict=True))
+        )
+        return cls(dealer, winner, seats, hand_romme)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HandResult:
+        """Build a hand from plain data (form input, JSON)::
+
+            {"dealer": 0, "winner": 2, "hand_romme": False,
+             "seats": [{"hand_points": 17, "melded": 45}, {"cards": "Jo A K 7"},
+                       {"hand_points": 0}, 23]}
+
+        A seat may be a dict, an int (hand points) or None. ``cards`` may be a string
+        in hand-cell notation (suitless ranks allowed) or a list of cards/tokens. A
+        bad card raises :class:`CardParseError` with ``seat`` set.
+        """
+        seats = []
+        for i, s in enumerate(data["seats"]):
+            if s is None or isinstance(s, int):
+                seats.append(SeatResult(hand_points=s))
+                continue
+            cards = s.get("cards")
+            if cards is not None:
+                try:
+                    cards = _to_cards(cards)
+                except CardParseError as err:
+                    err.seat = i
+                    err.problem = Problem(err.code, seat=i, params=err.problem.params)
+                    raise
+            seats.append(
+                SeatResult(
+                    hand_points=s.get("hand_points"),
+                    cards=cards,
+                    melded=s.get("melded"),
+                    hand_romme=bool(s.get("hand_romme", False)),
+                )
+            )
+        return cls(
+            dealer=data["dealer"],
+            winner=data.get("winner"),
+            seats=tuple(seats),
+            hand_romme=bool(data.get("hand_romme", False)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data that :meth:`from_dict` reads back."""
+        return {
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "hand_romme": self.hand_romme,
+            "seats": [
+                {
+                    "hand_points": s.hand_points,
+                    "cards": None if s.cards is None else format_cards(s.cards, " "),
+                    "melded": s.melded,
+                    "hand_romme": s.hand_romme,
+                }
+                for s in self.seats
+            ],
+        }
+
+
+def _to_cards(value: Any) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        return tuple(parse_cards(value, allow_suitless=True))
+    out = []
+    for c in value:
+        out.extend([c] if isinstance(c, Card) else parse_cards(c, allow_suitless=True))
+    return tuple(out)
+
+
+def _limits(ruleset: RuleSet, table_size: int) -> tuple[int, int, int, int, int]:
+    memo = ruleset.memo
+    key = ("limits", table_size)
+    lim = memo.get(key)
+    if lim is None:
+        lim = (
+            ruleset.min_hand_points,
+            ruleset.max_hand_points(table_size),
+            ruleset.max_hand_cards(table_size),
+            ruleset.max_melded_value,
+            ruleset.first_meld_minimum,
+        )
+        memo[key] = lim
+    return lim
+
+
+def _max_total(ruleset: RuleSet, table_size: int, losers: int) -> int:
+    key = ("total", table_size, losers)
+    v = ruleset.memo.get(key)
+    if v is None:
+        v = ruleset.memo[key] = ruleset.max_total_points(table_size, losers)
+    return v
+
+
+def check_hand(
+    result: HandResult, ruleset: RuleSet, table_size: int, *, hand: int | None = None
+) -> list[Problem]:
+    """Every problem with one hand as written on a sheet (empty list: plausible).
+
+    ``hand`` is the 1-based hand number to put into the problems.
+    """
+    problems: list[Problem] = []
+    seats = result.seats
+    n = len(seats)
+    if not ruleset.players_min <= table_size <= ruleset.players_max:
+        problems.extend(
+            Problem(p.code, hand, None, p.params) for p in ruleset.table_size_problems(table_size)
+        )
+    if n != table_size:
+        problems.append(
+            Problem("hand.seat-count", hand, None, {"seats": n, "table_size": table_size})
+        )
+    if not 0 <= result.dealer < table_size:
+        problems.append(
+            Problem(
+                "hand.dealer-out-of-range",
+                hand,
+                None,
+                {"dealer": result.dealer, "table_size": table_size},
+            )
+        )
+    winner = result.winner
+    if winner is None:
+        if not ruleset.stock_may_run_out:
+            problems.append(Problem("hand.no-winner", hand))
+        if result.hand_romme:
+            problems.append(Problem("hand.hand-romme-not-winner", hand))
+    elif not 0 <= winner < n:
+        problems.append(
+            Problem(
+                "hand.winner-out-of-range", hand, None, {"winner": winner, "table_size": table_size}
+            )
+        )
+        winner = None
+
+    min_pts, max_pts, max_cards, max_melded, first_min = _limits(ruleset, table_size)
+    needs_melded = ruleset.needs_melded
+    values = ruleset.hand_values
+    total = 0
+    losers = 0
+    any_cards = False
+    for i, s in enumerate(seats):
+        pts = s.hand_points
+        cards = s.cards
+        if cards is not None:
+            any_cards = True
+            cpts = sum(values[c.rank] for c in cards)
+            if pts is not None and pts != cpts:
+                problems.append(
+                    Problem(
+                        "hand.points-cards-mismatch",
+                        hand,
+                        i,
+                        {"hand_points": pts, "cards_points": cpts},
+                    )
+                )
+            pts = cpts
+        if s.hand_romme and i != winner:
+            problems.append(Problem("hand.hand-romme-not-winner", hand, i))
+        if i == winner:
+            if pts or cards:
+                problems.append(Problem("hand.winner-holds-cards", hand, i, {"hand_points": pts}))
+        else:
+            if pts is None:
+                problems.append(Problem("hand.loser-points-missing", hand, i))
+            else:
+                if pts == 0:
+                    if winner is not None:
+                        problems.append(
+                            Problem("hand.several-winners", hand, i, {"winner": winner})
+                        )
+                    else:
+                        problems.append(Problem("hand.winner-not-marked", hand, i))
+                elif pts < min_pts:
+                    problems.append(
+                        Problem(
+                            "hand.loser-below-minimum",
+                            hand,
+                            i,
+                            {"hand_points": pts, "minimum": min_pts},
+                        )
+                    )
+                elif pts > max_pts:
+                    problems.append(
+                        Problem(
+                            "hand.loser-above-maximum",
+                            hand,
+                            i,
+                            {"hand_points": pts, "maximum": max_pts},
+                        )
+                    )
+                total += pts
+                losers += 1
+            if cards is not None and len(cards) > max_cards:
+                problems.append(
+                    Problem(
+                        "hand.too-many-cards", hand, i, {"cards": len(cards), "maximum": max_cards}
+                    )
+                )
+        m = s.melded
+        if m is None:
+            if needs_melded:
+                problems.append(Problem("hand.melded-value-missing", hand, i))
+        elif m < 0:
+            problems.append(Problem("hand.melded-negative", hand, i, {"melded": m}))
+        elif m > max_melded:
+            problems.append(
+                Problem("hand.melded-above-maximum", hand, i, {"melded": m, "maximum": max_melded})
+            )
+        elif m == 0:
+            if i == winner:
+                problems.append(Problem("hand.winner-melded-nothing", hand, i))
+        elif m < first_min:
+            problems.append(
+                Problem(
+                    "hand.melded-below-first-meld", hand, i, {"melded": m, "minimum": first_min}
+                )
+            )
+    if losers > 1 and total > _max_total(ruleset, table_size, losers):
+        problems.append(
+            Problem(
+                "hand.total-above-maximum",
+                hand,
+                None,
+                {"total": total, "maximum": _max_total(ruleset, table_size, losers)},
+            )
+        )
+    if any_cards:
+        problems.extend(_card_count_problems(seats, ruleset, hand))
+    return problems
+
+
+def _card_count_problems(
+    seats: Sequence[SeatResult], ruleset: RuleSet, hand: int | None
+) -> list[Problem]:
+    counts: dict[int, int] = {}
+    for s in seats:
+        for c in s.cards or ():
+            k = c.key
+            counts[k] = counts.get(k, 0) + 1
+    problems = []
+    per_rank: dict[int, int] = {}
+    packs = ruleset.packs
+    for key, k in counts.items():
+        rank, suit_no = divmod(key, 5)
+        if rank == 0:
+            if k > ruleset.jokers:
+                problems.append(
+                    Problem(
+                        "hand.card-count-exceeds-deck",
+                        hand,
+                        None,
+                        {"card": "Jo", "count": k, "deck": ruleset.jokers},
+                    )
+                )
+            continue
+        per_rank[rank] = per_rank.get(rank, 0) + k
+        if suit_no and k > packs:
+            card = Card(Rank(rank), SUIT_BY_NUMBER[suit_no])
+            problems.append(
+                Problem(
+                    "hand.card-count-exceeds-deck",
+                    hand,
+                    None,
+                    {"card": str(card), "count": k, "deck": packs},
+                )
+            )
+    for rank, k in per_rank.items():
+        if k > 4 * packs:
+            problems.append(
+                Problem(
+                    "hand.card-count-exceeds-deck",
+                    hand,
+                    None,
+                    {"card": str(Card(Rank(rank))), "count": k, "deck": 4 * packs},
+                )
+            )
+    return problems
+
+
+def check_series(
+    hands: Sequence[HandResult],
+    ruleset: RuleSet,
+    table_size: int,
+    planned_rounds: int | None = None,
+    *,
+    partial: bool = False,
+) -> list[Problem]:
+    """Every problem on a whole sheet: each hand's problems (``hand`` 1-based), the
+    clockwise rotation of the deal, and, unless ``partial`` (a draft), complete rounds
+    (everyone deals equally often) and ``planned_rounds`` rounds when given."""
+    problems: list[Problem] = []
+    if table_size < 1:
+        return [Problem("hand.table-size", params={"table_size": table_size})]
+    if not hands:
+        if not partial:
+            problems.append(Problem("series.no-hands"))
+        return problems
+    for no, h in enumerate(hands, start=1):
+        problems.extend(check_hand(h, ruleset, table_size, hand=no))
+    first = hands[0].dealer
+    for no, h in enumerate(hands, start=1):
+        expected = (first + no - 1) % table_size
+        if h.dealer != expected:
+            problems.append(
+                Problem(
+                    "series.dealer-rotation", no, None, {"dealer": h.dealer, "expected": expected}
+                )
+            )
+    if not partial:
+        deals = [0] * table_size
+        for h in hands:
+            if 0 <= h.dealer < table_size:
+                deals[h.dealer] += 1
+        if len(set(deals)) > 1:
+            problems.append(Problem("series.unequal-deals", params={"deals": deals}))
+        if planned_rounds is not None and len(hands) != planned_rounds * table_size:
+            problems.append(
+                Problem(
+                    "series.round-count",
+                    params={
+                        "hands": len(hands),
+                        "expected_hands": planned_rounds * table_size,
+                        "planned_rounds": planned_rounds,
+                    },
+                )
+            )
+    return problems

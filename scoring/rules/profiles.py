@@ -1,0 +1,120 @@
+"""Scoring profiles: points per seat for one hand under a rule set.
+
+All profiles return higher-is-better points; penalties are negative. ``m`` below is
+``hand_romme_multiplier`` after a hand Rommé, else 1; ``h[i]`` a seat's hand points,
+``g[i]`` its melded value, ``w`` the winner.
+
+* ``minus`` (seeds 000, 002, 003): ``w`` scores 0, every other seat ``-h[i] * m``.
+* ``melded_minus_held`` (seed 001): ``w`` scores ``g[w]``, others ``g[i] - h[i] * m``.
+* ``ranking_points``: ``w`` scores ``win_points`` (``hand_romme_points`` after a hand
+  Rommé); others the points of the first band ``(up_to, points)`` with
+  ``h[i] <= up_to``, else 0.
+* ``skat_style``: ``w`` scores ``win_bonus``; others ``bonus(table_size) - h[i] * m``.
+* ``treppenromme`` (seed 004): ``w`` scores ``g[w] + m * sum(h)``; others ``g[i]``.
+
+With nobody out (``stock_may_run_out``) every seat is scored as a loser, with no
+table bonus (nobody won) and ``m = 1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .hands import HandResult
+from .ruleset import RuleSet
+
+
+class ScoringError(ValueError):
+    """A hand lacks a value its profile needs (run ``check_hand`` first)."""
+
+
+def _points(result: HandResult, ruleset: RuleSet) -> list[int]:
+    values = ruleset.hand_values
+    out = []
+    winner = result.winner
+    for i, s in enumerate(result.seats):
+        if i == winner:
+            out.append(0)
+        elif s.cards is not None:
+            out.append(sum(values[c.rank] for c in s.cards))
+        elif s.hand_points is None:
+            raise ScoringError(f"seat {i}: hand points missing")
+        else:
+            out.append(s.hand_points)
+    return out
+
+
+def _melded(result: HandResult) -> list[int]:
+    out = [s.melded for s in result.seats]
+    if None in out:
+        raise ScoringError(f"seat {out.index(None)}: melded value missing")
+    return out  # type: ignore[return-value]
+
+
+def _mult(result: HandResult, ruleset: RuleSet) -> int:
+    return ruleset.hand_romme_multiplier if result.is_hand_romme else 1
+
+
+def _minus(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    m = _mult(result, ruleset)
+    return tuple(-p * m for p in _points(result, ruleset))
+
+
+def _melded_minus_held(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    m = _mult(result, ruleset)
+    return tuple(g - p * m for g, p in zip(_melded(result), _points(result, ruleset), strict=True))
+
+
+def _ranking_points(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    winner = result.winner
+    bands = ruleset.loser_bands
+    out = []
+    for i, p in enumerate(_points(result, ruleset)):
+        if i == winner:
+            out.append(ruleset.hand_romme_points if result.is_hand_romme else ruleset.win_points)
+            continue
+        for up_to, pts in bands:
+            if p <= up_to:
+                out.append(pts)
+                break
+        else:
+            out.append(0)
+    return tuple(out)
+
+
+def _skat_style(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    winner = result.winner
+    m = _mult(result, ruleset)
+    bonus = 0 if winner is None else ruleset.bonus_for(table_size)
+    return tuple(
+        ruleset.win_bonus if i == winner else bonus - p * m
+        for i, p in enumerate(_points(result, ruleset))
+    )
+
+
+def _treppenromme(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    melded = _melded(result)
+    winner = result.winner
+    if winner is None:
+        return tuple(melded)
+    pts = _points(result, ruleset)
+    melded[winner] += sum(pts) * _mult(result, ruleset)
+    return tuple(melded)
+
+
+PROFILES: dict[str, Callable[[HandResult, RuleSet, int], tuple[int, ...]]] = {
+    "minus": _minus,
+    "melded_minus_held": _melded_minus_held,
+    "ranking_points": _ranking_points,
+    "skat_style": _skat_style,
+    "treppenromme": _treppenromme,
+}
+
+
+def score_hand(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    """Points per seat (in seat order) for one hand under the rule set's profile.
+
+    Does not check plausibility; raises :class:`ScoringError` when a needed value is
+    missing.
+    """
+    return PROFILES[ruleset.profile](result, ruleset, table_size)

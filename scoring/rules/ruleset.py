@@ -1,0 +1,450 @@
+"""Rule sets: an immutable description of a variant, its scoring profile, and presets."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from .cards import NATURAL_RANKS, Rank
+from .problems import SEED_000, SEED_001, SEED_003, SEED_004, Problem
+
+
+class ProfileInfo(NamedTuple):
+    """What the rest of the app needs to know about a scoring profile."""
+
+    name: str
+    needs_melded: bool
+    higher_is_better: bool
+    params: tuple[str, ...]  # the RuleSet fields the profile reads
+
+
+PROFILE_INFO: dict[str, ProfileInfo] = {
+    p.name: p
+    for p in (
+        # Penalties are stored as negative points, so higher is better everywhere.
+        ProfileInfo("minus", False, True, ("hand_romme_multiplier",)),
+        ProfileInfo("melded_minus_held", True, True, ("hand_romme_multiplier",)),
+        ProfileInfo(
+            "ranking_points", False, True, ("win_points", "hand_romme_points", "loser_bands")
+        ),
+        ProfileInfo(
+            "skat_style", False, True, ("win_bonus", "table_bonus", "hand_romme_multiplier")
+        ),
+        ProfileInfo("treppenromme", True, True, ("hand_romme_multiplier",)),
+    )
+}
+
+JOKER_SWAP_RULES = ("any", "set-of-four", "none")
+
+
+class RuleSetError(ValueError):
+    """Invalid rule-set values; ``problems`` lists them as :class:`Problem` objects."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+_INT_FIELDS = (
+    "packs",
+    "jokers",
+    "cards_dealt",
+    "players_min",
+    "players_max",
+    "first_meld_minimum",
+    "joker_points",
+    "ace_points",
+    "meld_ace_set",
+    "meld_ace_high",
+    "meld_ace_low",
+    "meld_ace_corner",
+    "hand_romme_multiplier",
+    "win_points",
+    "hand_romme_points",
+    "win_bonus",
+)
+_NON_NEGATIVE = (
+    "joker_points",
+    "ace_points",
+    "meld_ace_set",
+    "meld_ace_high",
+    "meld_ace_low",
+    "meld_ace_corner",
+    "win_points",
+    "hand_romme_points",
+)
+_BOOL_FIELDS = ("dealer_extra_card", "runs_turn_corner", "stock_may_run_out")
+_STR_FIELDS = ("slug", "name", "source", "joker_swap", "profile")
+_PAIR_FIELDS = ("loser_bands", "table_bonus")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """An immutable description of a variant and its scoring profile.
+
+    Build one from :data:`PRESETS` (``ruleset_from(slug, overrides)`` or
+    ``preset.derive(**overrides)``); invalid values raise :class:`RuleSetError`.
+    """
+
+    slug: str
+    name: str
+    source: str
+    packs: int = 2
+    jokers: int = 6
+    cards_dealt: int = 13
+    dealer_extra_card: bool = False
+    players_min: int = 2
+    players_max: int = 6
+    #: most cards a loser can hold at the end; None: only the deck limits it
+    #: (Treppenrommé, where the staircase can be picked up).
+    hand_limit: int | None = 13
+    first_meld_minimum: int = 40
+    joker_points: int = 30  # joker left in hand
+    ace_points: int = 11  # ace left in hand
+    meld_ace_set: int = 11  # values of an ace in play
+    meld_ace_high: int = 11
+    meld_ace_low: int = 1
+    meld_ace_corner: int = 5  # only where runs may turn the corner
+    runs_turn_corner: bool = False
+    joker_swap: str = "any"  # "any", "set-of-four" (DSkV rule quoted in seed 000), "none"
+    stock_may_run_out: bool = False  # a hand may end with nobody out
+    profile: str = "minus"
+    hand_romme_multiplier: int = 1  # multiplies hand points after a hand Rommé
+    win_points: int = 5  # ranking_points
+    hand_romme_points: int = 8  # ranking_points
+    loser_bands: tuple[tuple[int, int], ...] = ((10, 3), (20, 2), (30, 1))  # (up to, points)
+    win_bonus: int = 50  # skat_style
+    table_bonus: tuple[tuple[int, int], ...] = ((2, 60), (3, 40), (4, 30), (5, 24), (6, 20))
+
+    def __post_init__(self) -> None:
+        problems = _validate(self)
+        if problems:
+            raise RuleSetError(problems)
+
+    # ----- profile -------------------------------------------------------------------
+    @property
+    def profile_info(self) -> ProfileInfo:
+        return PROFILE_INFO[self.profile]
+
+    @property
+    def needs_melded(self) -> bool:
+        """Whether the profile needs each player's melded value (melded columns)."""
+        return PROFILE_INFO[self.profile].needs_melded
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a higher total ranks better (penalties are negative points)."""
+        return PROFILE_INFO[self.profile].higher_is_better
+
+    @property
+    def profile_params(self) -> dict[str, Any]:
+        """The parameters the profile reads, by name."""
+        return {k: getattr(self, k) for k in PROFILE_INFO[self.profile].params}
+
+    # ----- derived values --------------------------------------------------------------
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Per-instance memo for values derived from this rule set (limits per table size)."""
+        return {}
+
+    @property
+    def deck_size(self) -> int:
+        return 52 * self.packs + self.jokers
+
+    @cached_property
+    def hand_values(self) -> tuple[int, ...]:
+        """Hand points of a card left in hand, indexed by ``Rank`` (0 = joker)."""
+        values = [self.joker_points, 0] + [min(int(r), 10) for r in NATURAL_RANKS]
+        values[Rank.ACE] = self.ace_points
+        return tuple(values)
+
+    @cached_property
+    def _sorted_deck_values(self) -> tuple[int, ...]:
+        """Prefix sums of the deck's hand values, highest first."""
+        vals = [self.hand_values[r] for r in NATURAL_RANKS] * (4 * self.packs)
+        vals += [self.joker_points] * self.jokers
+        vals.sort(reverse=True)
+        sums = [0]
+        for v in vals:
+            sums.append(sums[-1] + v)
+        return tuple(sums)
+
+    @cached_property
+    def min_hand_points(self) -> int:
+        """Smallest hand points a loser can show: the smallest card (2)."""
+        vals = [self.hand_values[r] for r in NATURAL_RANKS]
+        if self.jokers:
+            vals.append(self.joker_points)
+        return max(1, min(vals))
+
+    def max_hand_cards(self, table_size: int) -> int:
+        """Most cards one loser can hold at the end of a hand at this table size."""
+        # The winner melded at least one meld; every other loser holds a card.
+        by_deck = max(1, self.deck_size - 3 - max(0, table_size - 2))
+        return by_deck if self.hand_limit is None else min(self.hand_limit, by_deck)
+
+    def max_hand_points(self, table_size: int) -> int:
+        """Hand points of the best possible hand (257 for 6 jokers at 30 and 13 cards)."""
+        return self._sorted_deck_values[self.max_hand_cards(table_size)]
+
+    def max_total_points(self, table_size: int, losers: int) -> int:
+        """Most hand points ``losers`` players can hold together."""
+        n = min(losers * self.max_hand_cards(table_size), self.deck_size - 3)
+        return self._sorted_deck_values[max(0, n)]
+
+    @cached_property
+    def max_melded_value(self) -> int:
+        """An upper bound for one player's melded value: the whole deck in play."""
+        ace = max(self.meld_ace_set, self.meld_ace_high, self.meld_ace_low)
+        if self.runs_turn_corner:
+            ace = max(ace, self.meld_ace_corner)
+        per_suit = sum(min(int(r), 10) for r in NATURAL_RANKS if r != Rank.ACE) + ace
+        return per_suit * 4 * self.packs + max(ace, 10) * self.jokers
+
+    def table_size_problems(self, table_size: int) -> list[Problem]:
+        """Problems with playing this rule set at a table of ``table_size``."""
+        if not self.players_min <= table_size <= self.players_max:
+            return [
+                Problem(
+                    "hand.table-size",
+                    params={
+                        "table_size": table_size,
+                        "min": self.players_min,
+                        "max": self.players_max,
+                    },
+                )
+            ]
+        return []
+
+    def bonus_for(self, table_size: int) -> int:
+        """The skat-style bonus to each other player at this table size."""
+        for size, bonus in self.table_bonus:
+            if size == table_size:
+                return bonus
+        return 0
+
+    # ----- derivation and storage ---------------------------------------------------------
+    def derive(self, **overrides: Any) -> RuleSet:
+        """A copy with some settings changed; validated like any rule set."""
+        unknown = [k for k in overrides if k not in _FIELD_NAMES]
+        if unknown:
+            raise RuleSetError(
+                [Problem("ruleset.unknown-field", params={"field": k}) for k in unknown]
+            )
+        return dataclasses.replace(self, **_normalise(overrides))
+
+    def to_dict(self) -> dict[str, Any]:
+        """All settings as JSON-serialisable data (pairs become lists)."""
+        d = {}
+        for name in _FIELD_NAMES:
+            v = getattr(self, name)
+            d[name] = [list(p) for p in v] if name in _PAIR_FIELDS else v
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Rebuild a rule set from :meth:`to_dict` output (or a subset over defaults)."""
+        unknown = [k for k in data if k not in _FIELD_NAMES]
+        if unknown:
+            raise RuleSetError(
+                [Problem("ruleset.unknown-field", params={"field": k}) for k in unknown]
+            )
+        return cls(**_normalise(data))
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings that differ from the preset of the same slug (JSON-ready)."""
+        base = PRESETS.get(self.slug)
+        mine = self.to_dict()
+        if base is None:
+            return mine
+        theirs = base.to_dict()
+        return {k: v for k, v in mine.items() if theirs[k] != v}
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(RuleSet))
+
+
+def _normalise(data: dict[str, Any]) -> dict[str, Any]:
+    out = dict(data)
+    for name in _PAIR_FIELDS:
+        if name in out and isinstance(out[name], list | tuple):
+            with contextlib.suppress(TypeError):  # left for validation to report
+                out[name] = tuple(tuple(p) for p in out[name])
+    return out
+
+
+def _validate(rs: RuleSet) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def bad(code: str, name: str, **params: Any) -> None:
+        problems.append(Problem(code, params={"field": name, "value": getattr(rs, name), **params}))
+
+    for name in _INT_FIELDS:
+        v = getattr(rs, name)
+        if not isinstance(v, int) or isinstance(v, bool):
+            bad("ruleset.bad-type", name, expected="int")
+    for name in _BOOL_FIELDS:
+        if not isinstance(getattr(rs, name), bool):
+            bad("ruleset.bad-type", name, expected="bool")
+    for name in _STR_FIELDS:
+        if not isinstance(getattr(rs, name), str):
+            bad("ruleset.bad-type", name, expected="str")
+    if rs.hand_limit is not None and (
+        not isinstance(rs.hand_limit, int) or isinstance(rs.hand_limit, bool)
+    ):
+        bad("ruleset.bad-type", "hand_limit", expected="int or None")
+    for name in _PAIR_FIELDS:
+        v = getattr(rs, name)
+        if not isinstance(v, tuple) or not all(
+            isinstance(p, tuple)
+            and len(p) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
+            for p in v
+        ):
+            bad("ruleset.bad-type", name, expected="list of [int, int] pairs")
+    if problems:
+        return problems  # range checks below assume the types are right
+
+    if rs.packs < 1:
+        bad("ruleset.no-packs", "packs")
+    if rs.jokers < 0:
+        bad("ruleset.negative-jokers", "jokers")
+    if rs.first_meld_minimum < 0:
+        bad("ruleset.negative-first-meld", "first_meld_minimum")
+    for name in _NON_NEGATIVE:
+        if getattr(rs, name) < 0:
+            bad("ruleset.bad-value", name, min=0)
+    if rs.cards_dealt < 1:
+        bad("ruleset.bad-value", "cards_dealt", min=1)
+    if rs.hand_romme_multiplier < 1:
+        bad("ruleset.bad-value", "hand_romme_multiplier", min=1)
+    if rs.hand_limit is not None and rs.hand_limit < 1:
+        bad("ruleset.bad-value", "hand_limit", min=1)
+    if rs.players_min < 2:
+        bad("ruleset.bad-value", "players_min", min=2)
+    if rs.players_max < rs.players_min:
+        bad("ruleset.bad-value", "players_max", min=rs.players_min)
+    if rs.profile not in PROFILE_INFO:
+        bad("ruleset.unknown-profile", "profile", known=sorted(PROFILE_INFO))
+    if rs.joker_swap not in JOKER_SWAP_RULES:
+        bad("ruleset.unknown-joker-swap", "joker_swap", known=list(JOKER_SWAP_RULES))
+    if rs.packs >= 1 and rs.jokers >= 0:
+        dealt = rs.cards_dealt * rs.players_max + rs.dealer_extra_card
+        if dealt > rs.deck_size:
+            bad(
+                "ruleset.deal-exceeds-deck",
+                "cards_dealt",
+                players=rs.players_max,
+                dealt=dealt,
+                deck_size=rs.deck_size,
+            )
+    bounds = [b for b, _ in rs.loser_bands]
+    points = [p for _, p in rs.loser_bands]
+    if (
+        any(a >= b for a, b in itertools.pairwise(bounds))
+        or any(a < b for a, b in itertools.pairwise(points))
+        or any(p < 0 for p in points)
+    ):
+        bad("ruleset.bands-order", "loser_bands")
+    if rs.profile == "skat_style":
+        sizes = {s for s, _ in rs.table_bonus}
+        missing = [n for n in range(rs.players_min, rs.players_max + 1) if n not in sizes]
+        if missing:
+            bad("ruleset.table-bonus-missing", "table_bonus", table_sizes=missing)
+    return problems
+
+
+_GERMAN: dict[str, Any] = {
+    "packs": 2,
+    "jokers": 6,
+    "cards_dealt": 13,
+    "first_meld_minimum": 40,
+    "joker_points": 30,
+    "ace_points": 11,
+    "runs_turn_corner": False,
+    "joker_swap": "any",
+}
+
+PRESETS: dict[str, RuleSet] = {
+    rs.slug: rs
+    for rs in (
+        RuleSet(
+            slug="german-minus",
+            name="German Rummy, minus points",
+            source=SEED_000,
+            **_GERMAN,
+            profile="minus",
+        ),
+        RuleSet(
+            slug="german-minus-20",
+            name="German Rummy, joker 20, dealer's 14th card",
+            source=SEED_003,
+            **{**_GERMAN, "joker_points": 20},
+            dealer_extra_card=True,
+            profile="minus",
+        ),
+        RuleSet(
+            slug="melded-minus-held",
+            name="German Rummy, melded minus held (4 jokers)",
+            source=SEED_001,
+            **{**_GERMAN, "jokers": 4},
+            profile="melded_minus_held",
+        ),
+        RuleSet(
+            slug="ranking-points",
+            name="German Rummy, ranking points 5 / 8 / 3-2-1",
+            source=f"romme-domain.md profile 3 (DGSRV summaries); cards: {SEED_000}",
+            **_GERMAN,
+            profile="ranking_points",
+            win_points=5,
+            hand_romme_points=8,
+            loser_bands=((10, 3), (20, 2), (30, 1)),
+        ),
+        RuleSet(
+            slug="skat-style",
+            name="German Rummy, skat-style performance points",
+            source=f"romme-domain.md profile 4 (DSkV/ISPA model); cards: {SEED_000}",
+            **_GERMAN,
+            profile="skat_style",
+            win_bonus=50,
+            table_bonus=((2, 60), (3, 40), (4, 30), (5, 24), (6, 20)),
+        ),
+        RuleSet(
+            slug="treppenromme",
+            name="Treppenrommé",
+            source=SEED_004,
+            packs=1,
+            jokers=0,
+            cards_dealt=7,
+            players_min=2,
+            players_max=4,
+            hand_limit=None,
+            first_meld_minimum=0,
+            joker_points=0,
+            ace_points=15,
+            meld_ace_set=15,
+            meld_ace_high=10,
+            meld_ace_low=1,
+            meld_ace_corner=5,
+            runs_turn_corner=True,
+            joker_swap="none",
+            profile="treppenromme",
+            hand_romme_multiplier=2,
+        ),
+    )
+}
+
+
+def ruleset_from(slug: str, overrides: dict[str, Any] | None = None) -> RuleSet:
+    """The preset ``slug`` with ``overrides`` applied (as stored by the Django layer)."""
+    try:
+        base = PRESETS[slug]
+    except KeyError:
+        raise RuleSetError(
+            [Problem("ruleset.unknown-preset", params={"slug": slug, "known": sorted(PRESETS)})]
+        ) from None
+    return base.derive(**overrides) if overrides else base

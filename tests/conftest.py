@@ -1,0 +1,59 @@
+"""Shared fixtures. Django imports stay inside them so tests/rules can run without Django."""
+
+import pytest
+
+
+@pytest.fixture
+def club_a(db):
+    from tests.factories import ClubFactory
+
+    return ClubFactory(name="Herz Dame Kassel", short_name="HDK")
+
+
+@pytest.fixture
+def club_b(db):
+    from tests.factories import ClubFactory
+
+    return ClubFactory(name="Kreuz Bube Fulda", short_name="KBF")
+
+
+def _with_role(club, role, username):
+    from tests.factories import user_with_role
+
+    return user_with_role(club, role, username=username)
+
+
+@pytest.fixture
+def organiser_a(club_a):
+    return _with_role(club_a, "organiser", "org_a")
+
+
+@pytest.fixture
+def scorer_a(club_a):
+    return _with_role(club_a, "scorer", "scorer_a")
+
+
+@pytest.fixture
+def viewer_a(club_a):
+    return _with_role(club_a, "viewer", "viewer_a")
+
+
+@pytest.fixture
+def superuser(db):
+    from tests.factories import UserFactory
+
+    return UserFactory(username="root", is_superuser=True, is_staff=True)
+
+
+@pytest.fixture
+def member_a(club_a):
+    from tests.factories import MembershipFactory
+
+    return MembershipFactory(club=club_a).player
+
+
+@pytest.fixture
+def member_b(club_b):
+    from tests.factories import MembershipFactory
+
+    return MembershipFactory(club=club_b).player
