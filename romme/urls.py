@@ -13,4 +13,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("about/", TemplateView.as_view(template_name="about.html"), name="about"),
     path("", include("clubs.urls")),
+    path("", include("tournaments.urls")),
+    path("", include("scoring.urls")),
 ]

@@ -1,0 +1,50 @@
+from django.contrib import admin
+
+from .models import Hand, HandSeat, Sheet, SheetVersion
+
+
+class SheetVersionInline(admin.TabularInline):
+    model = SheetVersion
+    extra = 0
+    fields = ["number", "kind", "created_by", "created_at", "reason"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Sheet)
+class SheetAdmin(admin.ModelAdmin):
+    list_display = ["table", "status", "version", "entered_by", "confirmed_by"]
+    search_fields = ["table__series__event__name"]
+    list_filter = ["status", "table__series__event"]
+    raw_id_fields = ["table"]
+    inlines = [SheetVersionInline]
+
+
+@admin.register(SheetVersion)
+class SheetVersionAdmin(admin.ModelAdmin):
+    list_display = ["sheet", "number", "kind", "created_by", "created_at"]
+    search_fields = ["sheet__table__series__event__name", "reason", "created_by__username"]
+    list_filter = ["kind"]
+    raw_id_fields = ["sheet"]
+
+
+class HandSeatInline(admin.TabularInline):
+    model = HandSeat
+    extra = 0
+    raw_id_fields = ["participant"]
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ["sheet", "number", "dealer", "winner", "hand_romme"]
+    search_fields = ["sheet__table__series__event__name"]
+    list_filter = ["hand_romme"]
+    raw_id_fields = ["sheet"]
+    inlines = [HandSeatInline]
+
+
+@admin.register(HandSeat)
+class HandSeatAdmin(admin.ModelAdmin):
+    list_display = ["hand", "position", "participant", "hand_points", "melded", "points"]
+    search_fields = ["participant__player__family_name", "participant__player__player_number"]
+    raw_id_fields = ["hand", "participant"]

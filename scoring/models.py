@@ -1,1 +1,139 @@
-"""What happened at the tables: sheets, hands and their versions. Rules live in scoring.rules."""
+"""What happened at the tables: score sheets, their versions, hands and seats' results.
+
+The raw facts written on a sheet are stored (dealer, who went out, hand Rommé, hand points
+or cards, melded values). `HandSeat.points` is derived by `scoring.rules.score_hand` and
+recomputed whenever the event's rule set changes; nothing else computes points.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Participant, Table
+
+
+class Sheet(models.Model):
+    """The score sheet of one table in one series. No Sheet row means "missing"."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        ENTERED = "entered", _("entered")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="sheet", verbose_name=_("table")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    # Increases with every saved version; a save names the version it started from.
+    version = models.PositiveIntegerField(_("version"), default=0)
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("score sheet")
+        verbose_name_plural = _("score sheets")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "entered", "confirmed"]), name="sheet_status_valid"
+            ),
+            # The four-eyes rule, kept by the database as well as by the service.
+            models.CheckConstraint(
+                condition=Q(confirmed_by__isnull=True) | ~Q(confirmed_by=models.F("entered_by")),
+                name="sheet_confirmer_differs",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table.series} – {self.table}"
+
+
+class SheetVersion(models.Model):
+    """One save of a sheet: the whole grid as typed, who, when and why. Never changed."""
+
+    class Kind(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        ENTRY = "entry", _("entry")
+        BLIND = "blind", _("blind re-entry")
+        CONFIRMATION = "confirmation", _("confirmation")
+        CORRECTION = "correction", _("correction")
+        RECOMPUTE = "recompute", _("recomputed after a rule change")
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(_("kind"), max_length=15, choices=Kind.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("by")
+    )
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True)
+    # {"first_dealer": 0, "hands": [{"dealer", "winner", "hand_romme",
+    #   "seats": [{"hand_points", "cards", "melded"}]}]}: raw facts only, see docs/architecture.md
+    grid = models.JSONField(_("grid"))
+
+    class Meta:
+        ordering = ["sheet", "-number"]
+        verbose_name = _("sheet version")
+        verbose_name_plural = _("sheet versions")
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="sheet_version_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.sheet} v{self.number}"
+
+
+class Hand(models.Model):
+    """One deal as the current version of the sheet records it."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("hand"))
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    winner = models.PositiveSmallIntegerField(_("went out"), null=True, blank=True)
+    hand_romme = models.BooleanField(_("hand Rommé"), default=False)
+
+    class Meta:
+        ordering = ["sheet", "number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="hand_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.sheet} #{self.number}"
+
+
+class HandSeat(models.Model):
+    """One seat's line of one hand: raw facts and the derived points."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    # Copied from the seating so standings aggregate without walking the tables.
+    participant = models.ForeignKey(
+        Participant, on_delete=models.PROTECT, related_name="hand_seats"
+    )
+    hand_points = models.PositiveSmallIntegerField(_("hand points"), null=True, blank=True)
+    cards = models.CharField(_("cards"), max_length=200, blank=True)
+    melded = models.IntegerField(_("melded value"), null=True, blank=True)
+    points = models.IntegerField(_("points"))
+
+    class Meta:
+        ordering = ["hand", "position"]
+        verbose_name = _("seat of a hand")
+        verbose_name_plural = _("seats of hands")
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "position"], name="hand_seat_unique"),
+        ]
+        indexes = [models.Index(fields=["participant", "hand"], name="handseat_participant_idx")]
+
+    def __str__(self):
+        return f"{self.hand} / {self.position + 1}"

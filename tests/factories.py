@@ -47,3 +47,42 @@ def user_with_role(club, role, **kwargs):
     user = UserFactory(**kwargs)
     ClubRole.objects.create(user=user, club=club, role=role)
     return user
+
+
+class EventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Event"
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Turnier {n}")
+    start_date = dt.date(2026, 3, 14)
+    ruleset_slug = "german-minus"
+    rounds_per_series = 5
+
+
+class ParticipantFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Participant"
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
+    checked_in = True
+
+
+class SeriesFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Series"
+
+    event = factory.SubFactory(EventFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    planned_rounds = factory.SelfAttribute("event.rounds_per_series")
+
+
+def seated_table(series, participants, number=1):
+    """A table of `series` with `participants` in seat order (seat 1 first)."""
+    from tournaments.models import Seat, Table
+
+    table = Table.objects.create(series=series, number=number)
+    for position, participant in enumerate(participants):
+        Seat.objects.create(table=table, series=series, position=position, participant=participant)
+    return table

@@ -9,7 +9,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
-
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
