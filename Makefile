@@ -30,7 +30,7 @@ run: $(VENV)/.runtime
 test: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) manage.py makemigrations --check --dry-run
+	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/pytest
 
 lint: $(VENV)/.dev
