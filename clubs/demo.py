@@ -57,8 +57,9 @@ def seed_registry() -> dict:
         player, created = Player.objects.get_or_create(
             player_number=f"D-{number:05d}",
             defaults={
-                "given_name": GIVEN[(number * 7) % len(GIVEN)],
-                "family_name": FAMILY[(number * 5) % len(FAMILY)],
+                # Every name pair differs, so the list looks like a real club's.
+                "given_name": GIVEN[number % len(GIVEN)],
+                "family_name": FAMILY[(number * 5 + number // len(GIVEN)) % len(FAMILY)],
                 "birth_year": rng.randint(1945, 2004),
                 "active": number % 13 != 0,
             },

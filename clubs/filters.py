@@ -1,4 +1,5 @@
 import django_filters
+from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
@@ -6,11 +7,14 @@ from .models import Club, Player
 
 
 class PlayerFilter(django_filters.FilterSet):
-    name = django_filters.CharFilter(label=_("name or number"), method="filter_name")
+    name = django_filters.CharFilter(label=_("Name or number"), method="filter_name")
     club = django_filters.ModelChoiceFilter(
-        label=_("club"), queryset=Club.objects.none(), method="filter_club"
+        label=_("Club"), queryset=Club.objects.none(), method="filter_club", empty_label=_("all")
     )
-    active = django_filters.BooleanFilter(label=_("active"))
+    active = django_filters.BooleanFilter(
+        label=_("Active"),
+        widget=forms.Select(choices=[("", _("all")), ("true", _("yes")), ("false", _("no"))]),
+    )
 
     class Meta:
         model = Player

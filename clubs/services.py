@@ -108,6 +108,53 @@ def create_player(
     return player
 
 
+def _spot_player_number() -> str:
+    """A free player number for a player added at an event without one (e.g. "S-3F9A01C2")."""
+    import secrets
+
+    while True:
+        number = f"S-{secrets.token_hex(4).upper()}"
+        if not Player.objects.filter(player_number=number).exists():
+            return number
+
+
+@transaction.atomic
+def create_player_on_the_spot(
+    actor,
+    event_club: Club,
+    *,
+    given_name: str,
+    family_name: str,
+    player_number: str = "",
+    birth_year: int | None = None,
+    club: Club | None = None,
+    allow_lookalike: bool = False,
+) -> Player:
+    """A player who turns up at an event of `event_club` and is not in the registry yet.
+
+    Needs the organiser role in `event_club`. The player becomes a member of `club` only
+    when the actor is an organiser there too; otherwise no membership is recorded. Without
+    a player number one is generated. Refuses a likely duplicate unless confirmed.
+    """
+    require_role(actor, event_club, ORGANISER)
+    if not allow_lookalike:
+        lookalikes = list(find_lookalikes(given_name, family_name, birth_year))
+        if lookalikes:
+            raise DuplicatePlayer(lookalikes)
+    player = _save(
+        Player(
+            given_name=given_name.strip(),
+            family_name=family_name.strip(),
+            player_number=player_number.strip() or _spot_player_number(),
+            birth_year=birth_year,
+        ),
+        actor,
+    )
+    if club is not None and has_role(actor, club, ORGANISER):
+        _save(Membership(player=player, club=club, valid_from=timezone.localdate()), actor)
+    return player
+
+
 def can_manage_player(user, player: Player) -> bool:
     """Organisers of a club the player currently belongs to manage the player's record."""
     if user.is_authenticated and user.is_superuser:
