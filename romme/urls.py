@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
+    path("exports/", include("scoring.exports.urls")),
 ]

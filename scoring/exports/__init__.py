@@ -1,0 +1,1 @@
+"""One exporter registry for every export: XLSX, PDF and print page from one table definition."""

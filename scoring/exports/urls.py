@@ -1,0 +1,3 @@
+app_name = "exports"
+
+urlpatterns: list = []
