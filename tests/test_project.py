@@ -58,8 +58,24 @@ def test_seed_demo_twice_changes_nothing(capsys):
         ClubRole.objects.count(),
     )
     assert counts[0] == 2 and counts[1] == 40 and counts[3] == 3
+    from scoring.models import Sheet
+    from tournaments.models import Event
+
+    tournament = Event.objects.get(kind="tournament")
+    assert tournament.series.count() == 3
+    assert set(
+        Sheet.objects.filter(table__series__event=tournament).values_list("status", flat=True)
+    ) == {"confirmed"}
+    evening = Event.objects.get(kind="club_evening")
+    assert set(
+        Sheet.objects.filter(table__series__event=evening, table__series__number=2).values_list(
+            "status", flat=True
+        )
+    ) == {"entered", "draft"}
+    sheets = Sheet.objects.count()
     assert Membership.objects.filter(valid_until__isnull=False).exists()
     call_command("seed_demo")
+    assert sheets == Sheet.objects.count()
     assert counts == (
         Club.objects.count(),
         Player.objects.count(),

@@ -1,11 +1,15 @@
 from django.core.management.base import BaseCommand
 
-from clubs.demo import login_help, seed_registry
+from clubs.demo import login_help
 from clubs.models import Club
+from scoring.demo import seed_demo
 
 
 class Command(BaseCommand):
-    help = "Create demo clubs, players and one user per role. Running it twice changes nothing."
+    help = (
+        "Create demo clubs, players, one user per role, a finished tournament and a club "
+        "evening in progress. Running it twice changes nothing."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -16,6 +20,6 @@ class Command(BaseCommand):
         if if_empty and Club.objects.exists():
             self.stdout.write("Database already has data; demo data not loaded.")
         else:
-            seed_registry()
+            seed_demo()
             self.stdout.write(self.style.SUCCESS("Demo data is in place."))
         self.stdout.write(login_help())
