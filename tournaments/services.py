@@ -1,0 +1,579 @@
+"""Every write to events, participants, pairs and teams, series and seating.
+
+One transaction each; each checks that the actor is an organiser of the event's club
+(superusers pass) and records the acting user in the history. Views call these only.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
+
+from clubs import services as club_services
+from clubs.models import Club, Player
+from clubs.permissions import ORGANISER, require_role
+from scoring.rules import PRESETS, RuleSetError, ruleset_from
+
+from . import draw
+from .models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
+
+RULESET_FIELDS = ("ruleset_slug", "ruleset_overrides")
+
+
+def _user(actor):
+    return actor if actor is not None and actor.is_authenticated else None
+
+
+def _save(instance, actor, reason: str | None = None):
+    instance._history_user = _user(actor)
+    if reason:
+        instance._change_reason = reason
+    instance.full_clean()
+    instance.save()
+    return instance
+
+
+def _delete(instance, actor, reason: str | None = None) -> None:
+    instance._history_user = _user(actor)
+    if reason:
+        instance._change_reason = reason
+    instance.delete()
+
+
+# Rule sets
+
+
+def ruleset_problem_message(problem) -> str:
+    """A German or English message for one scoring.rules problem of a rule set."""
+    params = problem.params
+    messages = {
+        "ruleset.bad-value": _("Must be at least %(min)s.") if "min" in params else None,
+        "ruleset.bad-type": _("Enter a whole number."),
+        "ruleset.negative-first-meld": _("The first-meld minimum cannot be negative."),
+        "ruleset.negative-jokers": _("The number of jokers cannot be negative."),
+        "ruleset.no-packs": _("A rule set plays with at least one pack."),
+        "ruleset.unknown-preset": _("There is no rule set of this name."),
+        "ruleset.unknown-field": _("A rule set has no setting “%(field)s”."),
+        "ruleset.deal-exceeds-deck": _(
+            "%(dealt)s cards dealt to %(players)s players exceed the deck of %(deck_size)s."
+        ),
+    }
+    message = messages.get(problem.code) or _("This value is not allowed in the rule set.")
+    try:
+        return message % params
+    except (KeyError, TypeError, ValueError):
+        return message
+
+
+def ruleset_errors(error: RuleSetError) -> dict[str, list[str]]:
+    """RuleSetError problems by the name of the setting they concern ("" for none)."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for problem in error.problems:
+        found[str(problem.params.get("field", ""))].append(ruleset_problem_message(problem))
+    return dict(found)
+
+
+def checked_ruleset(slug: str, overrides: dict[str, Any] | None):
+    """The rule set of a preset with overrides, or ValidationError keyed by setting name
+    (the preset under "ruleset_slug", problems without a setting under NON_FIELD_ERRORS)."""
+    if slug not in PRESETS:
+        raise ValidationError({"ruleset_slug": _("There is no rule set of this name.")})
+    try:
+        return ruleset_from(slug, overrides or {})
+    except RuleSetError as error:
+        raise ValidationError(
+            {(field or "__all__"): messages for field, messages in ruleset_errors(error).items()}
+        ) from error
+
+
+# Seasons
+
+
+@transaction.atomic
+def create_season(actor, club: Club, *, name: str, start_date, end_date) -> Season:
+    require_role(actor, club, ORGANISER)
+    return _save(Season(club=club, name=name, start_date=start_date, end_date=end_date), actor)
+
+
+@transaction.atomic
+def update_season(actor, season: Season, **fields) -> Season:
+    require_role(actor, season.club, ORGANISER)
+    fields.pop("club", None)
+    for name, value in fields.items():
+        setattr(season, name, value)
+    return _save(season, actor)
+
+
+# Events
+
+
+def _check_season(season: Season | None, club: Club) -> None:
+    if season is not None and season.club_id != club.pk:
+        raise ValidationError({"season": _("The season must belong to the organising club.")})
+
+
+@transaction.atomic
+def create_event(
+    actor,
+    club: Club,
+    *,
+    name: str,
+    start_date,
+    ruleset_slug: str = "german-minus",
+    ruleset_overrides: dict[str, Any] | None = None,
+    **fields,
+) -> Event:
+    """Create an event of ``club``; the overrides are stored as only what differs from the
+    preset. Other keyword arguments are Event fields (kind, season, end_date, venue, ...)."""
+    require_role(actor, club, ORGANISER)
+    _check_season(fields.get("season"), club)
+    ruleset = checked_ruleset(ruleset_slug, ruleset_overrides)
+    event = Event(
+        club=club,
+        name=name,
+        start_date=start_date,
+        ruleset_slug=ruleset_slug,
+        ruleset_overrides=ruleset.overrides(),
+        created_by=_user(actor),
+        **fields,
+    )
+    return _save(event, actor)
+
+
+@transaction.atomic
+def update_event(actor, event: Event, **fields) -> Event:
+    """Change an event's facts. The rule set can be changed here only while the event has
+    no series; after that, scoring.services.change_ruleset recomputes the results."""
+    require_role(actor, event.club, ORGANISER)
+    if "club" in fields and fields.pop("club").pk != event.club_id:
+        raise ValidationError(_("The organising club of an event cannot be changed."))
+    if any(name in fields for name in RULESET_FIELDS):
+        slug = fields.pop("ruleset_slug", event.ruleset_slug)
+        overrides = fields.pop("ruleset_overrides", event.ruleset_overrides)
+        ruleset = checked_ruleset(slug, overrides)
+        # Compare with the stored values: a ModelForm may have changed the instance already.
+        stored = Event.objects.filter(pk=event.pk).values(*RULESET_FIELDS).get()
+        changed = (slug, ruleset.overrides()) != (
+            stored["ruleset_slug"],
+            stored["ruleset_overrides"],
+        )
+        if changed:
+            if event.series.exists():
+                raise ValidationError(
+                    _("The event has series; change its rule set on the rule-set page.")
+                )
+            event.ruleset_slug, event.ruleset_overrides = slug, ruleset.overrides()
+            event.__dict__.pop("ruleset", None)
+    _check_season(fields.get("season", event.season), event.club)
+    for name, value in fields.items():
+        setattr(event, name, value)
+    return _save(event, actor)
+
+
+# Participants
+
+
+@transaction.atomic
+def register_participant(actor, event: Event, player: Player, *, checked_in=False) -> Participant:
+    """Register a player of the registry; their current club is kept with the entry."""
+    require_role(actor, event.club, ORGANISER)
+    if Participant.objects.filter(event=event, player=player).exists():
+        raise ValidationError(
+            _("%(name)s is already registered for this event.") % {"name": player.full_name}
+        )
+    club_id = Player.objects.with_current_club().values_list("current_club_id", flat=True)
+    participant = Participant(
+        event=event,
+        player=player,
+        club_id=club_id.get(pk=player.pk),
+        checked_in=checked_in,
+    )
+    return _save(participant, actor)
+
+
+@transaction.atomic
+def register_new_player(
+    actor,
+    event: Event,
+    *,
+    given_name: str,
+    family_name: str,
+    player_number: str = "",
+    birth_year: int | None = None,
+    club: Club | None = None,
+    checked_in: bool = True,
+    allow_lookalike: bool = False,
+) -> Participant:
+    """A player who is not in the registry yet: create them there (see
+    clubs.services.create_player_on_the_spot) and register them. Raises
+    clubs.services.DuplicatePlayer for a likely duplicate unless ``allow_lookalike``."""
+    require_role(actor, event.club, ORGANISER)
+    player = club_services.create_player_on_the_spot(
+        actor,
+        event.club,
+        given_name=given_name,
+        family_name=family_name,
+        player_number=player_number,
+        birth_year=birth_year,
+        club=club,
+        allow_lookalike=allow_lookalike,
+    )
+    return register_participant(actor, event, player, checked_in=checked_in)
+
+
+@transaction.atomic
+def set_checked_in(actor, participant: Participant, checked_in: bool) -> Participant:
+    require_role(actor, participant.event.club, ORGANISER)
+    participant.checked_in = checked_in
+    return _save(participant, actor)
+
+
+@transaction.atomic
+def withdraw_participant(actor, participant: Participant, from_series: int) -> Participant:
+    """The player plays no series from ``from_series`` on (the first series not played)."""
+    require_role(actor, participant.event.club, ORGANISER)
+    if from_series < 1:
+        raise ValidationError(_("Series numbers start at 1."))
+    seated_in = Seat.objects.filter(
+        participant=participant, series__number__gte=from_series
+    ).exclude(series__status=Series.Status.SEATED)
+    if seated_in.exists():
+        raise ValidationError(
+            _("%(name)s has already played from series %(number)d on.")
+            % {"name": participant.player.full_name, "number": from_series}
+        )
+    participant.withdrawn_from_series = from_series
+    return _save(participant, actor)
+
+
+@transaction.atomic
+def undo_withdrawal(actor, participant: Participant) -> Participant:
+    require_role(actor, participant.event.club, ORGANISER)
+    participant.withdrawn_from_series = None
+    return _save(participant, actor)
+
+
+@transaction.atomic
+def remove_participant(actor, participant: Participant) -> None:
+    """Remove a registration made by mistake; refused once the player has been seated."""
+    require_role(actor, participant.event.club, ORGANISER)
+    if participant.seats.exists():
+        raise ValidationError(
+            _("%(name)s has been seated; withdraw the player instead.")
+            % {"name": participant.player.full_name}
+        )
+    _delete(participant, actor)
+
+
+# Pairs and teams
+
+
+@transaction.atomic
+def create_group(
+    actor, event: Event, *, kind: str, name: str, members: Sequence[Participant]
+) -> Group:
+    """Register a pair (2 players) or a team (4 players) with all its members at once."""
+    require_role(actor, event.club, ORGANISER)
+    if kind not in Group.Kind.values:
+        raise ValidationError({"kind": _("Choose a pair or a team.")})
+    kind = Group.Kind(kind)
+    ids = [m.pk for m in members]
+    if len(set(ids)) != len(ids):
+        raise ValidationError(_("A player can be chosen only once."))
+    size = Group.SIZE[kind]
+    if len(ids) != size:
+        raise ValidationError(
+            _("A %(kind)s has exactly %(size)d players; %(count)d were chosen.")
+            % {"kind": kind.label, "size": size, "count": len(ids)}
+        )
+    found = list(Participant.objects.filter(pk__in=ids, event=event).select_related("player"))
+    if len(found) != size:
+        raise ValidationError(_("Every member must be a participant of this event."))
+    taken = (
+        GroupMember.objects.filter(participant_id__in=ids, kind=kind)
+        .select_related("participant__player", "group")
+        .order_by("participant_id")
+    )
+    problems = [
+        _("%(name)s already belongs to the %(kind)s “%(group)s”.")
+        % {"name": m.participant.player.full_name, "kind": kind.label, "group": m.group.name}
+        for m in taken
+    ]
+    if problems:
+        raise ValidationError(problems)
+    if Group.objects.filter(event=event, kind=kind, name=name).exists():
+        raise ValidationError({"name": _("This name is already used in this event.")})
+    group = _save(Group(event=event, kind=kind, name=name), actor)
+    try:
+        with transaction.atomic():
+            GroupMember.objects.bulk_create(
+                [GroupMember(group=group, participant_id=pk, kind=kind) for pk in ids]
+            )
+    except IntegrityError as error:  # a concurrent registration won the race
+        raise ValidationError(
+            _("A member joined another %(kind)s meanwhile.") % {"kind": kind.label}
+        ) from error
+    return group
+
+
+@transaction.atomic
+def delete_group(actor, group: Group) -> None:
+    require_role(actor, group.event.club, ORGANISER)
+    _delete(group, actor)
+
+
+# Series
+
+
+@transaction.atomic
+def create_series(
+    actor, event: Event, *, planned_rounds: int | None = None, day: int = 1
+) -> Series:
+    """Add the next series (numbered after the last one) to an event."""
+    require_role(actor, event.club, ORGANISER)
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    last = event.series.aggregate(last=Max("number"))["last"] or 0
+    series = Series(
+        event=event,
+        number=last + 1,
+        planned_rounds=planned_rounds or event.rounds_per_series,
+        day=day or 1,
+    )
+    return _save(series, actor)
+
+
+def _has_sheets(series: Series) -> bool:
+    return Table.objects.filter(series=series, sheet__isnull=False).exists()
+
+
+@transaction.atomic
+def delete_series(actor, series: Series) -> None:
+    """Remove a series that has not started; only the last one, so numbers stay dense."""
+    require_role(actor, series.event.club, ORGANISER)
+    if series.status not in (Series.Status.PLANNED, Series.Status.SEATED) or _has_sheets(series):
+        raise ValidationError(_("A series that has started cannot be removed."))
+    if Series.objects.filter(event_id=series.event_id, number__gt=series.number).exists():
+        raise ValidationError(_("Only the last series can be removed."))
+    _delete_seating(series, actor)
+    _delete(series, actor)
+
+
+def _locked(series: Series) -> Series:
+    return Series.objects.select_for_update().select_related("event__club").get(pk=series.pk)
+
+
+def _delete_seating(series: Series, actor, reason: str = "") -> None:
+    for seat in Seat.objects.filter(series=series):
+        _delete(seat, actor, reason)
+    Table.objects.filter(series=series).delete()
+
+
+def _draw_players(event: Event, participants: Sequence[Participant], ranks=None):
+    """DrawPlayer for each participant: club, "pair:<id>"/"team:<id>" labels, rank."""
+    labels: dict[int, list[str]] = defaultdict(list)
+    for participant_id, kind, group_id in GroupMember.objects.filter(
+        group__event=event
+    ).values_list("participant_id", "kind", "group_id"):
+        labels[participant_id].append(f"{kind}:{group_id}")
+    ranks = ranks or {}
+    return [
+        draw.DrawPlayer(
+            id=p.pk,
+            club=p.club_id,
+            groups=tuple(sorted(labels.get(p.pk, ()))),
+            rank=ranks.get(p.pk),
+        )
+        for p in participants
+    ]
+
+
+def _previous_tables(series: Series) -> list[list[int]]:
+    """The tables of the event's earlier series, as lists of participant ids."""
+    tables: dict[int, list[int]] = defaultdict(list)
+    for table_id, participant_id in Seat.objects.filter(
+        series__event_id=series.event_id, series__number__lt=series.number
+    ).values_list("table_id", "participant_id"):
+        tables[table_id].append(participant_id)
+    return list(tables.values())
+
+
+def _options(event: Event, method: str) -> draw.DrawOptions:
+    return draw.DrawOptions(
+        method=method,
+        avoid_same_club=event.avoid_same_club,
+        avoid_repeat_opponents=event.avoid_repeat_opponents,
+    )
+
+
+def _violation_dicts(violations) -> list[dict[str, Any]]:
+    return [
+        {"code": v.code, "table": v.table, "players": list(v.players), "detail": v.detail}
+        for v in violations
+    ]
+
+
+def players_of(series: Series) -> list[Participant]:
+    """Who a draw of this series seats: checked-in participants not withdrawn before it."""
+    return [
+        p
+        for p in Participant.objects.filter(event_id=series.event_id, checked_in=True)
+        .select_related("player")
+        .order_by("pk")
+        if p.plays_in(series.number)
+    ]
+
+
+@transaction.atomic
+def draw_series(
+    actor,
+    series: Series,
+    *,
+    seed: int | None = None,
+    running_order: Sequence[int] | None = None,
+) -> Series:
+    """Draw (or re-draw, before play) the seating of a series.
+
+    Series 1 is drawn by lot; later series as the event says (``later_series_seating``).
+    A ranked draw seats by ``running_order`` (participant ids, best first; players missing
+    from it come last, by lot); without a running order it is a draw by lot. Same seed and
+    inputs give the same seating. Raises ValidationError when the draw cannot be made.
+    """
+    series = _locked(series)
+    event = series.event
+    require_role(actor, event.club, ORGANISER)
+    if series.status not in (Series.Status.PLANNED, Series.Status.SEATED):
+        raise ValidationError(_("This series has started; its seating can no longer be drawn."))
+    if _has_sheets(series):
+        raise ValidationError(_("Sheets exist for this series; its seating cannot be redrawn."))
+
+    method = draw.LOT
+    ranks = None
+    ranked = series.number > 1 and event.later_series_seating == Event.Seating.RANKED
+    if ranked and running_order is not None:
+        method = draw.RANKED
+        ranks = {}
+        for pid in running_order:
+            ranks.setdefault(pid, len(ranks) + 1)
+    participants = players_of(series)
+    players = _draw_players(event, participants, ranks)
+    previous = _previous_tables(series) if event.avoid_repeat_opponents else []
+    seed = draw.new_seed() if seed is None else int(seed)
+    try:
+        result = draw.draw(players, seed, _options(event, method), previous)
+    except draw.DrawError as error:
+        if error.code == draw.TOO_FEW_PLAYERS:
+            raise ValidationError(
+                _("A draw needs at least 3 players; %(count)d play in series %(number)d.")
+                % {"count": len(players), "number": series.number},
+                code=error.code,
+            ) from error
+        raise ValidationError(str(error), code=error.code) from error
+
+    _delete_seating(series, actor, _("new draw"))
+    tables = Table.objects.bulk_create(
+        [Table(series=series, number=n) for n in range(1, len(result.tables) + 1)]
+    )
+    seats = [
+        Seat(table=table, series=series, position=position, participant_id=pid)
+        for table, ids in zip(tables, result.tables, strict=True)
+        for position, pid in enumerate(ids)
+    ]
+    bulk_create_with_history(
+        seats, Seat, default_user=_user(actor), default_change_reason=_("draw")
+    )
+    series.draw_seed = seed
+    series.draw_method = method
+    series.draw_violations = _violation_dicts(result.violations)
+    series.drawn_at = timezone.now()
+    series.drawn_by = _user(actor)
+    series.status = Series.Status.SEATED
+    return _save(series, actor, _("draw"))
+
+
+def _seating(series: Series) -> list[list[int]]:
+    tables: dict[int, list[int]] = {}
+    for table_number, participant_id in (
+        Seat.objects.filter(series=series)
+        .order_by("table__number", "position")
+        .values_list("table__number", "participant_id")
+    ):
+        tables.setdefault(table_number, []).append(participant_id)
+    return [tables[n] for n in sorted(tables)]
+
+
+def check_seating(series: Series) -> list[dict[str, Any]]:
+    """The constraints the stored seating of a series breaks (as stored by the draw)."""
+    event = series.event
+    tables = _seating(series)
+    ids = [pid for table in tables for pid in table]
+    participants = list(Participant.objects.filter(pk__in=ids).order_by("pk"))
+    players = _draw_players(event, participants)
+    previous = _previous_tables(series) if event.avoid_repeat_opponents else []
+    method = series.draw_method or draw.LOT
+    return _violation_dicts(draw.check(tables, players, _options(event, method), previous))
+
+
+@transaction.atomic
+def swap_seats(actor, series: Series, participant_a_id: int, participant_b_id: int) -> Series:
+    """Swap two players' seats before the series starts; recorded in the seats' history."""
+    series = _locked(series)
+    require_role(actor, series.event.club, ORGANISER)
+    if series.status != Series.Status.SEATED or _has_sheets(series):
+        raise ValidationError(_("Seats can be swapped only before the series starts."))
+    if participant_a_id == participant_b_id:
+        raise ValidationError(_("Choose two different players."))
+    seats = {
+        s.participant_id: s
+        for s in Seat.objects.filter(
+            series=series, participant_id__in=[participant_a_id, participant_b_id]
+        ).select_related("table", "participant__player")
+    }
+    if len(seats) != 2:
+        raise ValidationError(_("Both players must be seated in this series."))
+    a, b = seats[participant_a_id], seats[participant_b_id]
+    (table_a, pos_a), (table_b, pos_b) = (a.table, a.position), (b.table, b.position)
+    reason = _("swapped %(a)s and %(b)s") % {
+        "a": a.participant.player.full_name,
+        "b": b.participant.player.full_name,
+    }
+    # Seat 6 is never used (at most 5 players a table), so it is free for the move.
+    a.table, a.position = table_b, 5
+    a.skip_history_when_saving = True
+    a.save(update_fields=["table", "position"])
+    del a.skip_history_when_saving
+    b.table, b.position = table_a, pos_a
+    _save(b, actor, reason)
+    a.position = pos_b
+    _save(a, actor, reason)
+    series.draw_violations = check_seating(series)
+    return _save(series, actor, reason)
+
+
+@transaction.atomic
+def start_series(actor, series: Series) -> Series:
+    series = _locked(series)
+    require_role(actor, series.event.club, ORGANISER)
+    if series.status != Series.Status.SEATED:
+        raise ValidationError(_("Only a seated series can start."))
+    if not Seat.objects.filter(series=series).exists():
+        raise ValidationError(_("The series has no seating yet; draw it first."))
+    series.status = Series.Status.IN_PLAY
+    return _save(series, actor)
+
+
+@transaction.atomic
+def complete_series(actor, series: Series) -> Series:
+    series = _locked(series)
+    require_role(actor, series.event.club, ORGANISER)
+    if series.status != Series.Status.IN_PLAY:
+        raise ValidationError(_("Only a series in play can be completed."))
+    series.status = Series.Status.COMPLETE
+    return _save(series, actor)
