@@ -16,4 +16,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("exports/", include("scoring.exports.urls")),
+    path("", include("scoring.standings_urls")),
 ]

@@ -1,0 +1,3 @@
+app_name = "standings"
+
+urlpatterns: list = []
