@@ -1,0 +1,431 @@
+"""Load and fault test: concurrent scorers against gunicorn and PostgreSQL on 127.0.0.1.
+
+    python -m bench.load                      # 50 scorers, 2 sheets each, 5 conflict pairs
+    python -m bench.load --kill-worker        # the same, killing a gunicorn worker mid-run
+    python -m bench.load --short              # CI: 6 scorers, a few seconds
+
+It creates a fresh database (LOAD_DATABASE_URL, default romme_load on the local server),
+starts gunicorn on 127.0.0.1 only, lets every virtual scorer log in, submit whole sheets
+of its own tables and have a second user confirm them, while pairs of scorers save the
+same sheet at the same moment. Every loop is bounded by a count and a time limit.
+Afterwards it checks the database itself and exits non-zero if any check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/romme_load"
+PASSWORD = "load-test-password-1"
+
+
+@dataclass
+class Stats:
+    save_latencies: list[float] = field(default_factory=list)
+    confirm_latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    accepted_tables: set[int] = field(default_factory=set)
+    confirmed_tables: set[int] = field(default_factory=set)
+    conflicts: list[tuple[int, bool]] = field(default_factory=list)  # (table, message shown)
+    refused_without_message: list[str] = field(default_factory=list)
+    server_errors: list[str] = field(default_factory=list)
+    aborted: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def status(self, code: int) -> None:
+        with self.lock:
+            self.statuses[code] = self.statuses.get(code, 0) + 1
+
+
+class Client:
+    """One browser: a cookie jar, CSRF handling, no redirects followed."""
+
+    class _NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    def __init__(self, base: str):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), self._NoRedirect
+        )
+
+    def request(self, path: str, data: dict | None = None) -> tuple[int, str]:
+        body = None
+        headers = {"Accept-Language": "en"}
+        if data is not None:
+            token = next((c.value for c in self.jar if c.name == "csrftoken"), "")
+            data = {**data, "csrfmiddlewaretoken": token}
+            body = urllib.parse.urlencode(data).encode()
+            headers["Referer"] = self.base + path
+        req = urllib.request.Request(self.base + path, data=body, headers=headers)
+        try:
+            with self.opener.open(req, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+
+    def login(self, username: str) -> None:
+        self.request("/login/")
+        status, _ = self.request("/login/", {"username": username, "password": PASSWORD})
+        if status != 302:
+            raise RuntimeError(f"login of {username} failed: {status}")
+
+
+def _version(html: str) -> int:
+    match = re.search(r'name="expected_version" value="(\d+)"', html)
+    if not match:
+        raise RuntimeError("no expected_version on the sheet page")
+    return int(match.group(1))
+
+
+def _sheet_post(ruleset, size: int, rounds: int, rng: random.Random, version: int) -> dict:
+    from scoring.rules import random_hand
+
+    data = {"first_dealer": "0", "expected_version": str(version), "action": "submit"}
+    for n in range(1, rounds * size + 1):
+        hand = random_hand(ruleset, size, rng, dealer=(n - 1) % size)
+        for k, seat in enumerate(hand.seats, start=1):
+            data[f"cell-{n}-{k}"] = "0" if hand.winner == k - 1 else str(seat.hand_points)
+            if seat.melded is not None:
+                data[f"melded-{n}-{k}"] = str(seat.melded)
+        if hand.is_hand_romme:
+            data[f"romme-{n}"] = "1"
+    return data
+
+
+def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
+    """Fresh database, migrated, with one seated series of enough tables and the users."""
+    import psycopg
+
+    parsed = urllib.parse.urlparse(db_url)
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
+    os.environ["DEBUG"] = "1"  # for this process only; gunicorn runs with production settings
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.core.management import call_command
+
+    from bench.datasets import _clubs, _players
+    from clubs.models import ClubRole
+    from scoring.generate import Plan, generate_event
+
+    call_command("migrate", verbosity=0)
+    tables = scorers * per_scorer + pairs
+    clubs = _clubs(4, "LT")
+    players = _players(tables * 4, clubs, "LT")
+    event = generate_event(
+        Plan(name="Lasttest", club=clubs[0], players=players, series=1, rounds=5,
+             confirmed_series=0, seed=7)
+    )  # fmt: skip
+    User = get_user_model()
+    hashed = make_password(PASSWORD)  # hashed once: creating users is not what we measure
+    names = [f"s{i}" for i in range(scorers)] + [f"c{i}" for i in range(scorers)]
+    names += [f"p{i}{side}" for i in range(pairs) for side in "ab"]
+    users = User.objects.bulk_create(User(username=n, password=hashed) for n in names)
+    ClubRole.objects.bulk_create(
+        ClubRole(user=u, club=clubs[0], role=ClubRole.Role.SCORER) for u in users
+    )
+    return event
+
+
+def start_gunicorn(db_url: str, port: int, workers: int) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "DEBUG": "0",
+        "SECRET_KEY": "load-test-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "SESSION_COOKIE_SECURE": "0",
+        "CSRF_COOKIE_SECURE": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "WARNING",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT, env=env, check=True,
+    )  # fmt: skip
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+         "--timeout", "30", "--graceful-timeout", "5", "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/login/", timeout=1)
+            return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("gunicorn did not start")
+
+
+def run(args) -> int:
+    event = prepare(args.database, args.scorers, args.sheets, args.pairs)
+    from scoring.models import Sheet
+    from tournaments.models import Table
+
+    series = event.series.get(number=1)
+    tables = list(Table.objects.filter(series=series).order_by("number").prefetch_related("seats"))
+    sizes = {t.number: t.seats.count() for t in tables}
+    ruleset = event.ruleset
+    rounds = series.planned_rounds
+    server = start_gunicorn(args.database, args.port, args.workers)
+    base = f"http://127.0.0.1:{args.port}"
+    stats = Stats()
+    deadline = time.monotonic() + args.seconds
+    own = [t.number for t in tables[: args.scorers * args.sheets]]
+    shared = [t.number for t in tables[args.scorers * args.sheets :]]
+
+    def sheet_path(number: int) -> str:
+        return f"/series/{series.pk}/tables/{number}/sheet/"
+
+    def record_refusal(status: int, body: str, what: str) -> None:
+        if status >= 500:
+            stats.server_errors.append(f"{what}: {status}")
+        elif status in (400, 409) and not re.search(
+            r"Someone else saved|problem|class=\"problem", body
+        ):
+            stats.refused_without_message.append(f"{what}: {status}")
+
+    def scorer(index: int, barrier: threading.Barrier) -> None:
+        rng = random.Random(index)
+        me, checker = Client(base), Client(base)
+        me.login(f"s{index}")
+        checker.login(f"c{index}")
+        barrier.wait()
+        for number in own[index * args.sheets : (index + 1) * args.sheets]:
+            if time.monotonic() > deadline:
+                return
+            try:
+                _, page = me.request(sheet_path(number))
+                data = _sheet_post(ruleset, sizes[number], rounds, rng, _version(page))
+                start = time.perf_counter()
+                status, body = me.request(sheet_path(number), data)
+                with stats.lock:
+                    stats.save_latencies.append(time.perf_counter() - start)
+                stats.status(status)
+                if status != 302:
+                    record_refusal(status, body, f"save table {number}")
+                    continue
+                with stats.lock:
+                    stats.accepted_tables.add(number)
+                _, page = checker.request(sheet_path(number))
+                start = time.perf_counter()
+                status, body = checker.request(
+                    sheet_path(number) + "confirm/", {"expected_version": _version(page)}
+                )
+                with stats.lock:
+                    stats.confirm_latencies.append(time.perf_counter() - start)
+                stats.status(status)
+                if status == 302:
+                    with stats.lock:
+                        stats.confirmed_tables.add(number)
+                else:
+                    record_refusal(status, body, f"confirm table {number}")
+            except (OSError, RuntimeError) as error:  # a killed worker drops its connections
+                with stats.lock:
+                    stats.aborted += 1
+                if not args.kill_worker:
+                    stats.server_errors.append(f"table {number}: {error}")
+
+    def pair(index: int, barrier: threading.Barrier) -> None:
+        number = shared[index]
+        a, b = Client(base), Client(base)
+        a.login(f"p{index}a")
+        b.login(f"p{index}b")
+        barrier.wait()
+        versions = [_version(a.request(sheet_path(number))[1]),
+                    _version(b.request(sheet_path(number))[1])]  # fmt: skip
+        posts = [_sheet_post(ruleset, sizes[number], rounds, random.Random(index * 2 + k),
+                             versions[k]) for k in range(2)]  # fmt: skip
+        results = [None, None]
+        go = threading.Barrier(2)
+
+        def save(k, client):
+            go.wait()
+            results[k] = client.request(sheet_path(number), posts[k])
+
+        both = [threading.Thread(target=save, args=(k, c)) for k, c in enumerate((a, b))]
+        for thread in both:
+            thread.start()
+        for thread in both:
+            thread.join()
+        codes = sorted(r[0] for r in results)
+        for code, _body in results:
+            stats.status(code)
+            if code >= 500:
+                stats.server_errors.append(f"pair table {number}: {code}")
+        if codes == [302, 409]:
+            body = next(b for c, b in results if c == 409)
+            with stats.lock:
+                stats.conflicts.append((number, "Someone else saved" in body))
+                stats.accepted_tables.add(number)
+        elif codes == [302, 302]:
+            stats.server_errors.append(f"pair table {number}: both saves accepted")
+
+    everyone = args.scorers + args.pairs + 1
+    barrier = threading.Barrier(everyone)
+    workers = [threading.Thread(target=scorer, args=(i, barrier)) for i in range(args.scorers)]
+    workers += [threading.Thread(target=pair, args=(i, barrier)) for i in range(args.pairs)]
+    for thread in workers:
+        thread.start()
+    barrier.wait()  # everybody has logged in: the clock starts
+    started = time.perf_counter()
+    killed = None
+    if args.kill_worker:
+        time.sleep(args.kill_after)
+        children = subprocess.run(
+            ["pgrep", "-P", str(server.pid)], capture_output=True, text=True, check=False
+        ).stdout.split()
+        if children:
+            killed = int(children[0])
+            os.kill(killed, signal.SIGKILL)
+    for thread in workers:
+        thread.join(timeout=args.seconds + 60)
+    elapsed = time.perf_counter() - started
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=30)
+    return report(args, stats, elapsed, killed, series, sizes, rounds, Sheet)
+
+
+def report(args, stats, elapsed, killed, series, sizes, rounds, Sheet) -> int:
+    from django.db import connection
+    from django.db.models import Count
+
+    from scoring.models import HandSeat
+    from scoring.rules import HandResult, score_hand
+
+    failures = list(stats.server_errors) + list(stats.refused_without_message)
+    sheets = {
+        s.table.number: s
+        for s in Sheet.objects.filter(table__series=series)
+        .select_related("table")
+        .annotate(
+            hand_count=Count("hands", distinct=True), version_count=Count("versions", distinct=True)
+        )
+    }
+    for number in stats.accepted_tables:
+        sheet = sheets.get(number)
+        expected_hands = rounds * sizes[number]
+        if sheet is None:
+            failures.append(f"table {number}: accepted but not stored")
+        elif sheet.hand_count != expected_hands:
+            failures.append(f"table {number}: {sheet.hand_count} of {expected_hands} hands")
+    for number, sheet in sheets.items():
+        if sheet.hand_count not in (0, rounds * sizes[number]):
+            failures.append(f"table {number}: half-written ({sheet.hand_count} hands)")
+    for number, shown in stats.conflicts:
+        sheet = sheets[number]
+        if sheet.version_count != 1:
+            failures.append(f"conflict table {number}: {sheet.version_count} versions stored")
+        if not shown:
+            failures.append(f"conflict table {number}: refusal did not show the other changes")
+    # Standings against an independent recomputation from the stored grids.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT hs.participant_id, SUM(hs.points) FROM scoring_handseat hs "
+            "JOIN scoring_hand h ON h.id = hs.hand_id JOIN scoring_sheet s ON s.id = h.sheet_id "
+            "JOIN tournaments_table t ON t.id = s.table_id WHERE t.series_id = %s "
+            "GROUP BY hs.participant_id",
+            [series.pk],
+        )
+        stored = dict(cursor.fetchall())
+    recomputed: dict[int, int] = {}
+    ruleset = series.event.ruleset
+    for sheet in Sheet.objects.filter(table__series=series).prefetch_related(
+        "versions", "table__seats"
+    ):
+        grid = max(sheet.versions.all(), key=lambda v: v.number).grid
+        seats = sorted(sheet.table.seats.all(), key=lambda s: s.position)
+        for hand in grid["hands"]:
+            points = score_hand(HandResult.from_dict(hand), ruleset, len(seats))
+            for seat, value in zip(seats, points, strict=True):
+                recomputed[seat.participant_id] = recomputed.get(seat.participant_id, 0) + value
+    if stored != recomputed:
+        failures.append("standings differ from the recomputation of the stored hands")
+    orphan_seats = HandSeat.objects.filter(hand__sheet__isnull=True).count()
+    if orphan_seats:
+        failures.append(f"{orphan_seats} hand seats without a sheet")
+
+    saves = sorted(stats.save_latencies)
+
+    def pct(values, q):
+        return values[min(len(values) - 1, round(q * (len(values) - 1)))] * 1000 if values else 0
+
+    accepted = len(stats.accepted_tables)
+    rate = accepted / elapsed if elapsed else 0
+    print(
+        f"\nload test: {args.scorers} scorers x {args.sheets} sheets, {args.pairs} conflict pairs,"
+        f" {args.workers} gunicorn workers{', worker killed: ' + str(killed) if killed else ''}"
+    )
+    print("| measure | value | goal |")
+    print("|---|---|---|")
+    print(f"| sheets accepted | {accepted} | |")
+    print(f"| sheets confirmed | {len(stats.confirmed_tables)} | |")
+    print(f"| throughput | {rate:.1f} sheets/s | 20 or more |")
+    print(f"| save p50 | {statistics.median(saves) * 1000 if saves else 0:.0f} ms | |")
+    print(f"| save p95 | {pct(saves, 0.95):.0f} ms | 500 or less |")
+    confirms = sorted(stats.confirm_latencies)
+    print(f"| confirm p50 | {pct(confirms, 0.5):.0f} ms | |")
+    shown = sum(1 for _, s in stats.conflicts if s)
+    print(f"| conflicts refused with the other's changes | {shown} of {args.pairs} pairs | all |")
+    print(f"| requests aborted by the killed worker | {stats.aborted} | |")
+    print(f"| HTTP statuses | {dict(sorted(stats.statuses.items()))} | no 5xx |")
+    print(f"| database checks | {'passed' if not failures else 'FAILED'} | passed |")
+    for failure in failures[:20]:
+        print("  -", failure)
+    return 1 if failures else 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DB))
+    parser.add_argument("--scorers", type=int, default=50)
+    parser.add_argument("--sheets", type=int, default=2, help="sheets per scorer")
+    parser.add_argument("--pairs", type=int, default=5, help="pairs saving one sheet at once")
+    parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
+    parser.add_argument("--seconds", type=float, default=120, help="time limit of the run")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--kill-worker", action="store_true")
+    parser.add_argument("--kill-after", type=float, default=1.0, help="seconds into the run")
+    parser.add_argument("--short", action="store_true", help="CI: a few scorers, a few seconds")
+    args = parser.parse_args(argv)
+    if args.short:
+        args.scorers, args.sheets, args.pairs, args.seconds = 6, 1, 2, 30
+    sys.path.insert(0, str(ROOT))
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
