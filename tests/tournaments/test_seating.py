@@ -187,7 +187,9 @@ def test_swap_is_recorded_and_violations_recomputed(client, event_a, organiser_a
     b = next(pid for pid in tables[partner_table] if pid != players[0].pk)
     client.force_login(organiser_a)
     response = client.post(
-        reverse("tournaments:seat_swap", args=[series.pk]), {"player_a": a, "player_b": b}
+        reverse("tournaments:seat_swap", args=[series.pk]),
+        {"player_a": a, "player_b": b},
+        HTTP_ACCEPT_LANGUAGE="en",
     )
     assert response.status_code == 302
     after = seating_of(series)

@@ -1,0 +1,441 @@
+"""Every write to score sheets: one transaction each, the role checked here.
+
+A save names the version it started from (``expected_version``); the sheet row is locked
+and a save from an older version is refused with :class:`SheetConflict`, so nobody's
+work is overwritten silently. A save stores the whole sheet (a new `SheetVersion` with
+the grid, the `Hand` and `HandSeat` rows replaced, points from `scoring.rules.score_hand`)
+or nothing. Grid format: see `scoring/selectors.py`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models, transaction
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.permissions import ORGANISER, SCORER, require_role
+from scoring.rules import (
+    CardParseError,
+    HandResult,
+    Problem,
+    RuleSetError,
+    ScoringError,
+    SeatResult,
+    check_hand,
+    parse_hand_cards,
+    ruleset_from,
+    score_hand,
+)
+from tournaments.models import Event, Seat, Table
+
+from . import selectors
+from .messages import problem_message
+from .models import Hand, HandSeat, Sheet, SheetVersion
+from .selectors import CellChange, GridCheck, GridError
+
+
+class SheetConflict(Exception):
+    """Someone saved the sheet after the version this save started from.
+
+    ``versions`` are the newer versions (who, when, what kind), newest first;
+    ``changes`` the cells that differ between the version the save started from and the
+    sheet as it is now.
+    """
+
+    def __init__(self, sheet: Sheet, expected_version: int, versions, changes):
+        self.sheet = sheet
+        self.expected_version = expected_version
+        self.current_version = sheet.version
+        self.versions = list(versions)
+        self.changes: list[CellChange] = list(changes)
+        latest = self.versions[0] if self.versions else None
+        self.by = latest.created_by if latest else None
+        self.at = latest.created_at if latest else None
+        super().__init__(
+            _("The sheet was saved by someone else meanwhile (now version %(version)d).")
+            % {"version": sheet.version}
+        )
+
+
+class SheetInvalid(Exception):
+    """The grid breaks rules (or cannot be read); nothing was stored."""
+
+    def __init__(self, problems: list[Problem], check: GridCheck | None = None):
+        self.problems = list(problems)
+        self.check = check
+        super().__init__(", ".join(p.code for p in self.problems))
+
+
+@dataclass
+class SaveResult:
+    sheet: Sheet
+    version: SheetVersion
+    check: GridCheck
+    stored_hands: int
+
+
+@dataclass
+class BlindResult:
+    sheet: Sheet
+    version: SheetVersion
+    confirmed: bool
+    differences: list[CellChange] = field(default_factory=list)
+
+
+@dataclass
+class RecomputeResult:
+    event: Event
+    sheets: int = 0
+    hand_seats: int = 0
+    changed: int = 0
+    problems: int = 0  # problems stored hands have under the new rule set
+    unscorable: int = 0  # hands score_hand cannot score (their points are kept)
+
+
+# ----- helpers -----------------------------------------------------------------------------
+
+
+def _lock(table: Table) -> tuple[Table, Sheet | None]:
+    """Lock the table row (so two first saves cannot both create the sheet), then the sheet."""
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("series__event__club")
+        .get(pk=table.pk)
+    )
+    sheet = Sheet.objects.select_for_update().filter(table=table).first()
+    return table, sheet
+
+
+def _content_version(sheet: Sheet, before: int | None = None) -> SheetVersion | None:
+    """The newest version holding the sheet's content (blind re-entries do not)."""
+    versions = sheet.versions.exclude(kind=SheetVersion.Kind.BLIND)
+    if before is not None:
+        versions = versions.filter(number__lte=before)
+    return versions.order_by("-number").first()
+
+
+def _check_version(sheet: Sheet | None, expected_version: int) -> None:
+    current = sheet.version if sheet else 0
+    if expected_version == current:
+        return
+    if sheet is None:  # cannot happen: a version above 0 means there is a sheet
+        raise ValidationError(_("This sheet does not exist yet."))
+    newer = list(
+        sheet.versions.filter(number__gt=expected_version)
+        .select_related("created_by")
+        .order_by("-number")
+    )
+    started = _content_version(sheet, before=expected_version)
+    now = _content_version(sheet)
+    changes = selectors.diff_grids(started.grid if started else None, now.grid if now else None)
+    raise SheetConflict(sheet, expected_version, newer, changes)
+
+
+def _club(table: Table):
+    return table.series.event.club
+
+
+def _read(grid, table: Table, seats) -> dict:
+    try:
+        return selectors.normalise_grid(grid, len(seats))
+    except GridError as err:
+        raise ValidationError(_("The sheet could not be read: %(error)s") % {"error": err}) from err
+
+
+def _seats(table: Table) -> list[int]:
+    """Participant ids in seat order."""
+    return list(
+        Seat.objects.filter(table=table)
+        .order_by("position")
+        .values_list("participant_id", flat=True)
+    )
+
+
+def _next_version(sheet: Sheet, actor, kind: str, grid: dict, reason: str = "") -> SheetVersion:
+    """Count the sheet's version up, save the sheet and store the new version."""
+    sheet.version += 1
+    sheet.save()
+    return SheetVersion.objects.create(
+        sheet=sheet, number=sheet.version, kind=kind, created_by=actor, reason=reason, grid=grid
+    )
+
+
+def _store_hands(sheet: Sheet, check: GridCheck, participants: list[int], numbers) -> int:
+    """Replace the sheet's Hand and HandSeat rows by the hands ``numbers`` of ``check``."""
+    Hand.objects.filter(sheet=sheet).delete()
+    hands, seats = [], []
+    for number in numbers:
+        data = check.grid["hands"][number - 1]
+        hands.append(
+            Hand(
+                sheet=sheet,
+                number=number,
+                dealer=data["dealer"],
+                winner=data["winner"],
+                hand_romme=data["hand_romme"],
+            )
+        )
+    Hand.objects.bulk_create(hands)
+    for hand in hands:
+        data = check.grid["hands"][hand.number - 1]
+        points = check.scores[hand.number - 1]
+        for position, seat in enumerate(data["seats"]):
+            seats.append(
+                HandSeat(
+                    hand=hand,
+                    position=position,
+                    participant_id=participants[position],
+                    hand_points=seat["hand_points"],
+                    cards=seat["cards"] or "",
+                    melded=seat["melded"],
+                    points=points[position],
+                )
+            )
+    HandSeat.objects.bulk_create(seats)
+    return len(hands)
+
+
+# ----- saving a sheet ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def save_sheet(
+    actor,
+    table: Table,
+    grid: dict,
+    *,
+    expected_version: int,
+    submit: bool = False,
+    reason: str = "",
+) -> SaveResult:
+    """Save the grid of ``table``'s sheet as a new version.
+
+    * A new sheet or a draft: ``submit=False`` keeps a draft (checked as far as it goes;
+      refused only if cards cannot be read); ``submit=True`` enters it, which needs the
+      full check (``check_series``: complete rounds, the planned number of rounds).
+    * An entered sheet: a new entry (full check); the saver becomes the one who entered it.
+    * A confirmed sheet: a correction, which needs the organiser role and a reason.
+
+    Scorer role (organiser for corrections). Raises PermissionDenied, SheetConflict,
+    SheetInvalid (problems, nothing stored) or ValidationError.
+    """
+    require_role(actor, _club(table), SCORER)
+    table, sheet = _lock(table)
+    status = sheet.status if sheet else None
+    reason = (reason or "").strip()
+    if status == Sheet.Status.CONFIRMED:
+        require_role(actor, _club(table), ORGANISER)
+        if not reason:
+            raise ValidationError(
+                {"reason": _("A correction of a confirmed sheet needs a reason.")}
+            )
+        kind, full = SheetVersion.Kind.CORRECTION, True
+    elif status == Sheet.Status.ENTERED:
+        if not submit:
+            raise ValidationError(
+                _("This sheet has been entered; it can only be saved complete, not as a draft.")
+            )
+        kind, full = SheetVersion.Kind.ENTRY, True
+    else:
+        kind = SheetVersion.Kind.ENTRY if submit else SheetVersion.Kind.DRAFT
+        full = submit
+    _check_version(sheet, expected_version)
+
+    participants = _seats(table)
+    if not participants:
+        raise ValidationError(_("Nobody is seated at this table yet."))
+    grid = _read(grid, table, participants)
+    series = table.series
+    check = selectors.check_grid(
+        grid,
+        ruleset=series.event.ruleset,
+        table_size=len(participants),
+        planned_rounds=series.planned_rounds,
+        partial=not full,
+    )
+    if check.malformed or (full and check.problems):
+        raise SheetInvalid(check.malformed if not full else check.problems, check)
+
+    if sheet is None:
+        sheet = Sheet(table=table, status=Sheet.Status.DRAFT)
+    if check.grid["hands"]:
+        sheet.first_dealer = check.grid["hands"][0]["dealer"]
+    else:
+        sheet.first_dealer = check.grid["first_dealer"]
+    if kind == SheetVersion.Kind.ENTRY:
+        sheet.status = Sheet.Status.ENTERED
+        sheet.entered_by, sheet.entered_at = actor, timezone.now()
+    version = _next_version(sheet, actor, kind, check.grid, reason)
+    numbers = range(1, len(check.grid["hands"]) + 1) if full else check.valid_hands
+    stored = _store_hands(sheet, check, participants, numbers)
+    return SaveResult(sheet, version, check, stored)
+
+
+@transaction.atomic
+def confirm_sheet(actor, table: Table, *, expected_version: int) -> SheetVersion:
+    """A second scorer (not the one who entered it) confirms an entered sheet as it is."""
+    require_role(actor, _club(table), SCORER)
+    table, sheet = _lock(table)
+    if sheet is None or sheet.status != Sheet.Status.ENTERED:
+        raise ValidationError(_("Only an entered sheet can be confirmed."))
+    _check_version(sheet, expected_version)
+    if sheet.entered_by_id == actor.pk:
+        raise PermissionDenied(_("You entered this sheet; another scorer must confirm it."))
+    if table.series.event.blind_confirmation:
+        raise ValidationError(
+            _("This event confirms sheets blind: type the sheet again to confirm it.")
+        )
+    content = _content_version(sheet)
+    sheet.status = Sheet.Status.CONFIRMED
+    sheet.confirmed_by, sheet.confirmed_at = actor, timezone.now()
+    return _next_version(sheet, actor, SheetVersion.Kind.CONFIRMATION, content.grid)
+
+
+@transaction.atomic
+def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> BlindResult:
+    """A second scorer types the sheet again without seeing the entry.
+
+    The re-entry is stored (kind ``blind``); if every cell agrees with the entry (cards
+    count by their points), the sheet is confirmed, else the differing cells are returned
+    and both scorers see them until the entry is corrected or the re-entry re-typed.
+    """
+    require_role(actor, _club(table), SCORER)
+    table, sheet = _lock(table)
+    if sheet is None or sheet.status != Sheet.Status.ENTERED:
+        raise ValidationError(_("Only an entered sheet can be confirmed."))
+    _check_version(sheet, expected_version)
+    if sheet.entered_by_id == actor.pk:
+        raise PermissionDenied(_("You entered this sheet; another scorer must confirm it."))
+    participants = _seats(table)
+    grid = _read(grid, table, participants)
+    ruleset = table.series.event.ruleset
+    check = selectors.check_grid(
+        grid,
+        ruleset=ruleset,
+        table_size=len(participants),
+        planned_rounds=table.series.planned_rounds,
+    )
+    if check.malformed:
+        raise SheetInvalid(check.malformed, check)
+    content = _content_version(sheet)
+    differences = selectors.diff_grids(content.grid, check.grid, ruleset=ruleset)
+    confirmed = not differences
+    if confirmed:
+        sheet.status = Sheet.Status.CONFIRMED
+        sheet.confirmed_by, sheet.confirmed_at = actor, timezone.now()
+    version = _next_version(sheet, actor, SheetVersion.Kind.BLIND, check.grid)
+    return BlindResult(sheet, version, confirmed, differences)
+
+
+# ----- rule sets ---------------------------------------------------------------------------
+
+
+def _hand_result(hand: Hand, seats: list[HandSeat]) -> HandResult:
+    results = []
+    for seat in seats:
+        cards = tuple(parse_hand_cards(seat.cards)) if seat.cards else None
+        results.append(SeatResult(hand_points=seat.hand_points, cards=cards, melded=seat.melded))
+    return HandResult(hand.dealer, hand.winner, tuple(results), hand.hand_romme)
+
+
+def recompute_event(event: Event, actor, reason: str) -> RecomputeResult:
+    """Recompute every HandSeat.points of the event under its rule set (call inside a
+    transaction). Each sheet with hands gets a version of kind ``recompute``."""
+    ruleset = event.ruleset
+    result = RecomputeResult(event)
+    rows = list(
+        HandSeat.objects.filter(hand__sheet__table__series__event=event)
+        .select_related("hand")
+        .order_by("hand__sheet_id", "hand__number", "position")
+    )
+    by_hand: dict[int, list[HandSeat]] = defaultdict(list)
+    hands: dict[int, Hand] = {}
+    for row in rows:
+        by_hand[row.hand_id].append(row)
+        hands[row.hand_id] = row.hand
+    changed = []
+    for hand_id, seats in by_hand.items():
+        hand = hands[hand_id]
+        try:
+            result_ = _hand_result(hand, seats)
+        except CardParseError:
+            result.unscorable += 1
+            continue
+        result.problems += len(check_hand(result_, ruleset, len(seats), hand=hand.number))
+        try:
+            points = score_hand(result_, ruleset, len(seats))
+        except ScoringError:
+            result.unscorable += 1
+            continue
+        for seat, value in zip(seats, points, strict=True):
+            if seat.points != value:
+                seat.points = value
+                changed.append(seat)
+    HandSeat.objects.bulk_update(changed, ["points"], batch_size=500)
+    result.hand_seats, result.changed = len(rows), len(changed)
+
+    content = (
+        SheetVersion.objects.filter(sheet=OuterRef("pk"))
+        .exclude(kind=SheetVersion.Kind.BLIND)
+        .order_by("-number")
+    )
+    sheets = list(
+        Sheet.objects.select_for_update(of=("self",))
+        .filter(table__series__event=event)
+        .annotate(
+            content_grid=Subquery(content.values("grid")[:1], output_field=models.JSONField())
+        )
+    )
+    versions = []
+    for sheet in sheets:
+        if sheet.content_grid is None:
+            continue
+        sheet.version += 1
+        versions.append(
+            SheetVersion(
+                sheet=sheet,
+                number=sheet.version,
+                kind=SheetVersion.Kind.RECOMPUTE,
+                created_by=actor,
+                reason=reason,
+                grid=sheet.content_grid,
+            )
+        )
+    SheetVersion.objects.bulk_create(versions)
+    Sheet.objects.bulk_update([v.sheet for v in versions], ["version"])
+    result.sheets = len(versions)
+    return result
+
+
+def ruleset_errors(problems: list[Problem]) -> list[str]:
+    return [problem_message(p, table_number=None, seat_names=[]) for p in problems]
+
+
+@transaction.atomic
+def change_ruleset(actor, event: Event, slug: str, overrides: dict | None, reason: str):
+    """Play the event under another rule set (a preset and overrides) and recompute
+    every result. Organiser role and a reason; the reason is kept in the event's history."""
+    require_role(actor, event.club, ORGANISER)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Changing the rule set needs a reason.")})
+    try:
+        ruleset = ruleset_from(slug, overrides or {})
+    except RuleSetError as err:
+        raise ValidationError(ruleset_errors(err.problems)) from err
+    locked = Event.objects.select_for_update().get(pk=event.pk)
+    locked.ruleset_slug = slug
+    locked.ruleset_overrides = ruleset.overrides()
+    locked._change_reason = reason
+    locked._history_user = actor
+    locked.full_clean()
+    locked.save()
+    # The caller's object sees the new rule set too.
+    event.ruleset_slug, event.ruleset_overrides = locked.ruleset_slug, locked.ruleset_overrides
+    event.__dict__.pop("ruleset", None)
+    return recompute_event(locked, actor, reason)
