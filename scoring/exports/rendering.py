@@ -1,0 +1,131 @@
+"""`render_export`: the one function the views, the jobs and (later) the command share."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import formats
+
+from .base import FORMATS, Column, Exporter, ExportTable, Progress, get_exporter, scope_of
+
+CONTENT_TYPES = {
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pdf": "application/pdf",
+    "html": "text/html; charset=utf-8",
+}
+DEFAULT_TEMPLATE = "exports/tables.html"
+
+
+def display(value: Any, column: Column) -> str:
+    """A cell as the PDF and print page show it, in the active language's formats."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if column.kind == "int" and isinstance(value, int | float | Decimal):
+        grouping = column.number_format != "0"
+        return formats.number_format(int(value), force_grouping=grouping)
+    if column.kind == "decimal" and isinstance(value, int | float | Decimal):
+        return formats.number_format(value, 2, force_grouping=True)
+    if column.kind == "date" and isinstance(value, dt.date):
+        return formats.date_format(value, "SHORT_DATE_FORMAT")
+    return str(value)
+
+
+@dataclass
+class DisplayRow:
+    cells: list[tuple[str, str]]  # (text, column kind)
+    group_start: bool = False
+
+
+@dataclass
+class DisplayTable:
+    """An ExportTable with every cell formatted, as the templates read it."""
+
+    title: str
+    columns: list[Column]
+    rows: list[DisplayRow]
+    footer: list[tuple[str, str]] | None
+
+    @classmethod
+    def of(cls, table: ExportTable) -> DisplayTable:
+        group_index = next(
+            (i for i, c in enumerate(table.columns) if c.key == table.group_by), None
+        )
+        rows, previous = [], object()
+        for values in table.value_rows():
+            cells = [(display(v, c), c.kind) for v, c in zip(values, table.columns, strict=True)]
+            start = group_index is not None and values[group_index] != previous
+            if group_index is not None:
+                previous = values[group_index]
+            rows.append(DisplayRow(cells, start and bool(rows)))
+        footer = table.footer_values()
+        footer_cells = (
+            None
+            if footer is None
+            else [(display(v, c), c.kind) for v, c in zip(footer, table.columns, strict=True)]
+        )
+        return cls(str(table.title), table.columns, rows, footer_cells)
+
+
+def render_document(exporter: Exporter, obj, fmt: str, *, base_url: str = "") -> str:
+    """The HTML of the PDF (fmt "pdf") or of the print page (fmt "html")."""
+    scope = scope_of(obj)
+    context = {
+        "exporter": exporter,
+        "obj": obj,
+        "title": exporter.title(obj),
+        "header_text": exporter.header_text(obj),
+        "for_pdf": fmt == "pdf",
+        "menu_url": reverse("exports:menu", args=[scope.name, obj.pk]),
+        "pdf_url": reverse("exports:export", args=[scope.name, obj.pk, exporter.slug, "pdf"]),
+        # Called by the template only if it shows the tables (custom layouts may not).
+        "tables": lambda: [DisplayTable.of(t) for t in exporter.tables(obj)],
+    }
+    context.update(exporter.context(obj, base_url=base_url))
+    return render_to_string(exporter.template or DEFAULT_TEMPLATE, context)
+
+
+def render_export(
+    exporter_slug: str,
+    obj,
+    fmt: str,
+    progress: Progress | None = None,
+    *,
+    base_url: str = "",
+) -> tuple[bytes, str, str]:
+    """Render one export of `obj` as `fmt` ("xlsx", "pdf" or "html").
+
+    Returns (content, filename, content_type). `progress(done, total, unit)` is called
+    while rendering (unit "row" for workbooks, "page" for PDFs). `base_url`
+    ("http://host:port") makes the links in QR codes absolute.
+    No permission check here: callers check `exporter.permission` for the object's club.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}")
+    exporter = get_exporter(exporter_slug)
+    if fmt not in exporter.formats:
+        raise ValueError(f"{exporter_slug} is not offered as {fmt}")
+    filename = exporter.filename(obj, fmt)
+    if fmt == "xlsx":
+        from .xlsx import write_workbook
+
+        content = write_workbook(exporter.tables(obj), title=exporter.title(obj), progress=progress)
+    elif fmt == "pdf":
+        from .pdf import render_pdf
+
+        expected = exporter.expected_pages(obj) if progress else 1
+        if progress:
+            progress(0, expected, "page")
+        html = render_document(exporter, obj, fmt, base_url=base_url)
+        content = render_pdf(html, progress=progress, expected_pages=expected)
+    else:
+        content = render_document(exporter, obj, fmt, base_url=base_url).encode("utf-8")
+        if progress:
+            progress(1, 1, "step")
+    return content, filename, CONTENT_TYPES[fmt]

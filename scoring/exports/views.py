@@ -1,0 +1,214 @@
+"""Export pages: the menu per object, direct downloads, and jobs with a progress bar.
+
+Reading an export needs the exporter's role (viewer at least) in the club that owns the
+object; anonymous users are sent to the login page. Jobs belong to the user who started
+them: anyone else gets a 404 for their status and file.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from clubs.permissions import VIEWER, has_role, require_role
+
+from . import jobs
+from .base import EXPORTERS, SCOPES, exporters_for, get_exporter
+from .codes import parse_sheet_code, sheet_entry_path
+from .rendering import render_export
+
+FORMAT_LABELS = {"xlsx": "Excel (XLSX)", "pdf": "PDF", "html": None}
+
+
+def _object(scope: str, pk: int):
+    if scope not in SCOPES:
+        raise Http404
+    scope_obj = SCOPES[scope]
+    return scope_obj, get_object_or_404(scope_obj.queryset(), pk=pk)
+
+
+def _exporter(slug: str, scope: str, fmt: str):
+    exporters_for(scope)  # loads the registry
+    exporter = EXPORTERS.get(slug)
+    if exporter is None or exporter.scope != scope or fmt not in exporter.formats:
+        raise Http404
+    return exporter
+
+
+def _base_url(request) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def _unit_message(status: dict) -> str:
+    done, total, unit = status.get("done", 0), status.get("total", 0), status.get("unit")
+    if status.get("state") == "done":
+        return _("Ready.")
+    if status.get("state") == "failed":
+        return _("The export failed. Please try again or tell the organiser.")
+    if not done:
+        return _("Preparing …")
+    params = {"done": done, "total": total}
+    if unit == "page":
+        return _("Page %(done)d of %(total)d") % params
+    if unit == "row":
+        return _("Row %(done)d of %(total)d") % params
+    return _("Step %(done)d of %(total)d") % params
+
+
+@login_required
+@require_GET
+def menu(request, scope, pk):
+    scope_obj, obj = _object(scope, pk)
+    club = scope_obj.club_of(obj)
+    require_role(request.user, club, VIEWER)
+    entries = []
+    for exporter in exporters_for(scope):
+        if not has_role(request.user, club, exporter.permission):
+            continue
+        formats = []
+        for fmt in exporter.formats:
+            formats.append(
+                {
+                    "fmt": fmt,
+                    "label": FORMAT_LABELS[fmt] or _("Print page"),
+                    "url": reverse("exports:export", args=[scope, obj.pk, exporter.slug, fmt]),
+                    "job_url": reverse(
+                        "exports:job_start", args=[scope, obj.pk, exporter.slug, fmt]
+                    )
+                    if exporter.is_long(obj, fmt)
+                    else "",
+                }
+            )
+        entries.append({"exporter": exporter, "formats": formats})
+    series = []
+    if scope == "event":
+        series = list(obj.series.order_by("number"))
+    return render(
+        request,
+        "exports/menu.html",
+        {"obj": obj, "scope": scope, "club": club, "entries": entries, "series_list": series},
+    )
+
+
+@login_required
+@require_GET
+def export(request, scope, pk, slug, fmt):
+    scope_obj, obj = _object(scope, pk)
+    exporter = _exporter(slug, scope, fmt)
+    require_role(request.user, scope_obj.club_of(obj), exporter.permission)
+    content, filename, content_type = render_export(
+        exporter.slug, obj, fmt, base_url=_base_url(request)
+    )
+    if fmt == "html":
+        return HttpResponse(content, content_type=content_type)
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = _disposition(filename, attachment=fmt == "xlsx")
+    return response
+
+
+def _disposition(filename: str, *, attachment: bool) -> str:
+    from django.utils.http import content_disposition_header
+
+    return content_disposition_header(attachment, filename)
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@login_required
+@require_POST
+def job_start(request, scope, pk, slug, fmt):
+    scope_obj, obj = _object(scope, pk)
+    exporter = _exporter(slug, scope, fmt)
+    require_role(request.user, scope_obj.club_of(obj), exporter.permission)
+    job_id = jobs.start_job(request.user, exporter.slug, obj, fmt, base_url=_base_url(request))
+    if _wants_json(request):
+        return JsonResponse(
+            {
+                "id": job_id,
+                "status_url": reverse("exports:job_status", args=[job_id]),
+                "page_url": reverse("exports:job", args=[job_id]),
+            },
+            status=202,
+        )
+    return redirect("exports:job", job_id=job_id)
+
+
+def _own_status(request, job_id) -> dict:
+    status = jobs.read_status(job_id)
+    if status is None or status.get("user_id") != request.user.pk:
+        raise Http404
+    return status
+
+
+def _status_payload(job_id: str, status: dict) -> dict:
+    total = status.get("total") or 0
+    done = status.get("done") or 0
+    percent = 100 if status["state"] == "done" else (int(100 * done / total) if total else 0)
+    return {
+        "state": status["state"],
+        "done": done,
+        "total": total,
+        "unit": status.get("unit"),
+        "percent": min(100, percent),
+        "message": _unit_message(status),
+        "filename": status.get("filename"),
+        "download_url": reverse("exports:job_download", args=[job_id])
+        if status["state"] == "done"
+        else None,
+    }
+
+
+@login_required
+@require_GET
+def job_status(request, job_id):
+    payload = _status_payload(job_id, _own_status(request, job_id))
+    response = JsonResponse(payload)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def job(request, job_id):
+    """The job's own page: works without JavaScript (it reloads itself until done)."""
+    status = _own_status(request, job_id)
+    get_exporter(status["exporter"])
+    context = {
+        "job_id": job_id,
+        "status": _status_payload(job_id, status),
+        "exporter": get_exporter(status["exporter"]),
+        "menu_url": reverse("exports:menu", args=[status["scope"], status["object_id"]]),
+        "status_url": reverse("exports:job_status", args=[job_id]),
+    }
+    return render(request, "exports/job.html", context)
+
+
+@login_required
+@require_GET
+def job_download(request, job_id):
+    status = _own_status(request, job_id)
+    path = jobs.result_path(job_id)
+    if status["state"] != "done" or path is None:
+        raise Http404
+    return FileResponse(
+        path.open("rb"),
+        as_attachment=status["fmt"] == "xlsx",
+        filename=status["filename"],
+        content_type=status["content_type"],
+    )
+
+
+@login_required
+@require_GET
+def sheet_code(request, code):
+    """The short code printed on a score sheet leads to that sheet's entry page."""
+    parsed = parse_sheet_code(code)
+    if parsed is None:
+        raise Http404
+    return redirect(sheet_entry_path(*parsed))
