@@ -477,13 +477,14 @@ def series_board(series_pk: int) -> Board:
 
 def running_order(event, before_series: int) -> list[int]:
     """Participant ids of the event, best first by total points of confirmed sheets of
-    the series before ``before_series``; ties by participant id. One query.
+    the regular series before ``before_series``; ties by participant id. One query.
 
     Every profile scores higher-is-better, so the best total is the highest.
     """
     confirmed = Q(
         hand_seats__hand__sheet__status=Sheet.Status.CONFIRMED,
         hand_seats__hand__sheet__table__series__number__lt=before_series,
+        hand_seats__hand__sheet__table__series__kind="regular",  # playoffs change no total
     )
     return list(
         Participant.objects.filter(event=event)

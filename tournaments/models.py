@@ -12,6 +12,17 @@ from simple_history.models import HistoricalRecords
 
 from clubs.models import Club, Player
 from scoring.rules import PRESETS, ruleset_from
+from scoring.standings import DEFAULT_CHAIN
+
+
+def default_tie_break_chain() -> list[str]:
+    """The tie-break chain a new event starts with (scoring.standings.DEFAULT_CHAIN)."""
+    return list(DEFAULT_CHAIN)
+
+
+def default_prize_lines() -> list[int]:
+    """Places 1..L win a prize or qualify; by default only the top place matters."""
+    return [1]
 
 
 class Season(models.Model):
@@ -23,6 +34,34 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=100)
     start_date = models.DateField(_("start"))
     end_date = models.DateField(_("end"))
+
+    class RankingMode(models.TextChoices):
+        TOTAL = "total", _("total")
+        AVERAGE = "average", _("average per series")
+
+    ranking_mode = models.CharField(
+        _("ranking by"), max_length=10, choices=RankingMode.choices, default=RankingMode.TOTAL
+    )
+    minimum_series = models.PositiveSmallIntegerField(
+        _("minimum number of series"),
+        default=0,
+        help_text=_("Players with fewer series played are listed but not ranked."),
+    )
+    drop_start = models.PositiveSmallIntegerField(
+        _("drop results from series"),
+        default=30,
+        help_text=_("From this many series played on, the worst result is dropped."),
+    )
+    drop_every = models.PositiveSmallIntegerField(
+        _("one more dropped result every"),
+        default=5,
+        help_text=_("Series after which one more worst result is dropped."),
+    )
+    drop_maximum = models.PositiveSmallIntegerField(
+        _("at most dropped results"),
+        default=5,
+        help_text=_("0 drops nothing."),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -98,6 +137,16 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Standings: metric keys of scoring.standings.METRICS, "total" first, "lots" last.
+    tie_break_chain = models.JSONField(_("tie-break chain"), default=default_tie_break_chain)
+    # Drawn with `secrets` the first time a tie needs lots, then kept for audit.
+    lots_seed = models.BigIntegerField(_("lots seed"), null=True, blank=True)
+    prize_lines = models.JSONField(
+        _("prize lines"),
+        default=default_prize_lines,
+        blank=True,
+        help_text=_("Places 1..L win a prize or qualify; a tie across such a line is played off."),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -245,6 +294,15 @@ class Series(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     published = models.BooleanField(_("published"), default=False)
+
+    class Kind(models.TextChoices):
+        REGULAR = "regular", _("regular series")
+        PLAYOFF = "playoff", _("playoff")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.REGULAR)
+    # For a playoff: the tie it breaks, {"line": L, "first_place": p, "participants": [ids],
+    # "total": the tied total}. Regular standings never count playoff series.
+    playoff_of = models.JSONField(_("playoff of"), null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -261,6 +319,10 @@ class Series(models.Model):
 
     def __str__(self):
         return _("Series %(number)d") % {"number": self.number}
+
+    @property
+    def is_playoff(self) -> bool:
+        return self.kind == self.Kind.PLAYOFF
 
 
 class Table(models.Model):

@@ -1,0 +1,45 @@
+/* Hall display: rotate between the standings panels and reload the page regularly.
+ * No controls, no dependencies. data-rotate / data-refresh on <body> are in seconds. */
+(function () {
+  "use strict";
+  var body = document.body;
+  var rotate = Math.max(3, parseInt(body.getAttribute("data-rotate"), 10) || 10) * 1000;
+  var refresh = Math.max(10, parseInt(body.getAttribute("data-refresh"), 10) || 30) * 1000;
+  var panels = Array.prototype.slice.call(document.querySelectorAll("[data-panel]"));
+  var current = 0;
+
+  function show(index) {
+    panels.forEach(function (panel, i) {
+      panel.classList.toggle("active", i === index);
+    });
+  }
+
+  if (panels.length > 1) {
+    show(0);
+    window.setInterval(function () {
+      current = (current + 1) % panels.length;
+      show(current);
+    }, rotate);
+  }
+
+  var clock = document.querySelector("[data-clock]");
+  function tick() {
+    if (clock) {
+      var now = new Date();
+      clock.textContent = ("0" + now.getHours()).slice(-2) + ":" + ("0" + now.getMinutes()).slice(-2);
+    }
+  }
+  tick();
+  window.setInterval(tick, 15000);
+
+  // Reload only when the server answers, so a short network outage keeps the last standings.
+  window.setInterval(function () {
+    fetch(window.location.href, { method: "HEAD", cache: "no-store" })
+      .then(function (response) {
+        if (response.ok) {
+          window.location.reload();
+        }
+      })
+      .catch(function () {});
+  }, refresh);
+})();
