@@ -1,6 +1,6 @@
 """Load and fault test: concurrent scorers against gunicorn and PostgreSQL on 127.0.0.1.
 
-    python -m bench.load                      # 50 scorers, 2 sheets each, 5 conflict pairs
+    python -m bench.load                      # 50 scorers, 4 sheets each, 5 conflict pairs
     python -m bench.load --kill-worker        # the same, killing a gunicorn worker mid-run
     python -m bench.load --short              # CI: 6 scorers, a few seconds
 
@@ -224,7 +224,12 @@ def run(args) -> int:
         me.login(f"s{index}")
         checker.login(f"c{index}")
         barrier.wait()
+        # Scorers start a sheet every `pace` seconds (staggered), as people at a desk do;
+        # without pacing, 50 clients in a closed loop measure only the queue.
+        next_start = time.monotonic() + rng.random() * args.pace
         for number in own[index * args.sheets : (index + 1) * args.sheets]:
+            time.sleep(max(0.0, next_start - time.monotonic()))
+            next_start += args.pace
             if time.monotonic() > deadline:
                 return
             try:
@@ -412,9 +417,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DB))
     parser.add_argument("--scorers", type=int, default=50)
-    parser.add_argument("--sheets", type=int, default=2, help="sheets per scorer")
+    parser.add_argument("--sheets", type=int, default=4, help="sheets per scorer")
     parser.add_argument("--pairs", type=int, default=5, help="pairs saving one sheet at once")
     parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
+    parser.add_argument(
+        "--pace", type=float, default=2.0, help="seconds between a scorer's sheets (0: none)"
+    )
     parser.add_argument("--seconds", type=float, default=120, help="time limit of the run")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--kill-worker", action="store_true")
@@ -422,7 +430,7 @@ def main(argv=None) -> int:
     parser.add_argument("--short", action="store_true", help="CI: a few scorers, a few seconds")
     args = parser.parse_args(argv)
     if args.short:
-        args.scorers, args.sheets, args.pairs, args.seconds = 6, 1, 2, 30
+        args.scorers, args.sheets, args.pairs, args.seconds, args.pace = 6, 1, 2, 30, 0.5
     sys.path.insert(0, str(ROOT))
     return run(args)
 
