@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import PRESETS, Problem
+from scoring.rules import Problem
+from tournaments.models import PRESET_CHOICES
 
 from .selectors import MAX_CARDS_TEXT, MAX_HAND_POINTS_STORED, MAX_HANDS, cell_text
 
@@ -159,9 +160,7 @@ STOCK_CHOICES = [("", _("as in the preset")), ("yes", _("yes")), ("no", _("no"))
 class RulesetForm(forms.Form):
     """A preset and the few settings a director changes; empty fields keep the preset's."""
 
-    slug = forms.ChoiceField(
-        label=_("Preset"), choices=[(slug, rs.name) for slug, rs in PRESETS.items()]
-    )
+    slug = forms.ChoiceField(label=_("Preset"), choices=PRESET_CHOICES)
     joker_points = forms.IntegerField(
         label=_("Joker in hand"),
         required=False,

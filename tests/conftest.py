@@ -57,3 +57,11 @@ def member_b(club_b):
     from tests.factories import MembershipFactory
 
     return MembershipFactory(club=club_b).player
+
+
+@pytest.fixture
+def client():
+    """Pages in English unless a test asks for another language (German is the default)."""
+    from django.test import Client
+
+    return Client(HTTP_ACCEPT_LANGUAGE="en")

@@ -24,8 +24,10 @@ def test_english_browser_gets_english_pages(client, organiser_a):
     assert "Players" in text and "Log out" in text and "Clubs" in text
 
 
-def test_default_language_is_german(client):
-    assert '<html lang="de">' in client.get(reverse("login")).content.decode()
+def test_default_language_is_german():
+    from django.test import Client
+
+    assert '<html lang="de">' in Client().get(reverse("login")).content.decode()
 
 
 def test_footer_switcher_sets_the_language(client, organiser_a):

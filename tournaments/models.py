@@ -79,7 +79,16 @@ class Season(models.Model):
         return f"{self.club.short_name} {self.name}"
 
 
-PRESET_CHOICES = [(slug, preset.name) for slug, preset in PRESETS.items()]
+# The rules engine names its presets in English; the UI shows them in the user's language.
+PRESET_LABELS = {
+    "german-minus": _("German Rummy, minus points"),
+    "german-minus-20": _("German Rummy, joker 20, dealer's 14th card"),
+    "melded-minus-held": _("German Rummy, melded minus held (4 jokers)"),
+    "ranking-points": _("German Rummy, ranking points 5 / 8 / 3-2-1"),
+    "skat-style": _("German Rummy, skat-style performance points"),
+    "treppenromme": _("Treppenrommé"),
+}
+PRESET_CHOICES = [(slug, PRESET_LABELS.get(slug, preset.name)) for slug, preset in PRESETS.items()]
 
 
 class Event(models.Model):

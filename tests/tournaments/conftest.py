@@ -10,14 +10,6 @@ def english():
 
 
 @pytest.fixture
-def client():
-    """Pages in English unless a test asks for another language."""
-    from django.test import Client
-
-    return Client(HTTP_ACCEPT_LANGUAGE="en")
-
-
-@pytest.fixture
 def event_a(club_a):
     from tests.factories import EventFactory
 
