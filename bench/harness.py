@@ -110,13 +110,13 @@ def measure(
 
 def print_table(rows: list[Measurement], file=sys.stdout) -> str:
     header = (
-        f"| {'operation':<34} | {'size':<8} | {'runs':>4} | {'median ms':>9} | {'p95 ms':>8} "
+        f"| {'operation':<40} | {'size':<8} | {'runs':>4} | {'median ms':>9} | {'p95 ms':>8} "
         f"| {'queries':>7} | {'budget ms':>9} | {'result':<6} | note"
     )
     lines = [header, "|" + "|".join("-" * (len(c) + 0) for c in header.split("|")[1:])]
     for m in rows:
         lines.append(
-            f"| {m.operation:<34} | {m.size:<8} | {m.runs:>4} | {m.median_ms:>9.1f} "
+            f"| {m.operation:<40} | {m.size:<8} | {m.runs:>4} | {m.median_ms:>9.1f} "
             f"| {m.p95_ms:>8.1f} | {'' if m.queries is None else m.queries:>7} "
             f"| {'' if m.budget_ms is None else f'{m.budget_ms:g}':>9} | {m.verdict:<6} | {m.note}"
         )

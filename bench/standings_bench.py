@@ -61,17 +61,28 @@ def main(argv=None) -> int:
 
 
 def _run(runs: int, database: str) -> int:
+    from bench.datasets import build
+
+    print(f"database: {database}; building the large and season data sets ...", flush=True)
+    rows = measurements(build("large"), build("season"), runs)
+    print_table(rows)
+    page_rows = [m for m in rows if m.operation.startswith("standings page")]
+    too_many = [m for m in page_rows if m.queries is not None and m.queries > 10]
+    failed = [m for m in rows if m.verdict == "FAIL"] + too_many
+    if too_many:
+        print("more than 10 queries:", ", ".join(m.operation for m in too_many))
+    return 1 if failed else 0
+
+
+def measurements(event, season, runs: int) -> list[Measurement]:
+    """The standings rows of the timing table, for the large event and the season."""
     from django.contrib.auth import get_user_model
     from django.test import Client
     from django.urls import reverse
 
-    from bench.datasets import build
     from clubs.models import ClubRole
     from scoring import ranking
 
-    print(f"database: {database}; building the large and season data sets ...", flush=True)
-    event = build("large")
-    season = build("season")
     user = get_user_model().objects.create_user("bench-director", password="x")
     ClubRole.objects.create(user=user, club=event.club, role=ClubRole.Role.ORGANISER)
     ClubRole.objects.create(user=user, club=season.club, role=ClubRole.Role.ORGANISER)
@@ -136,14 +147,4 @@ def _run(runs: int, database: str) -> int:
         base = season_floor if m.size == "season" else floor
         if m is not base and base.median_ms > 0:
             m.note = (m.note + " " if m.note else "") + f"{m.median_ms / base.median_ms:.1f}x floor"
-    print_table(rows)
-    page_rows = [m for m in rows if m.operation.startswith("standings page")]
-    too_many = [m for m in page_rows if m.queries is not None and m.queries > 10]
-    failed = [m for m in rows if m.verdict == "FAIL"] + too_many
-    if too_many:
-        print("more than 10 queries:", ", ".join(m.operation for m in too_many))
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    return rows

@@ -1,0 +1,202 @@
+"""The timing table: every operation the issues budget, on the small, large and season data.
+
+    python -m bench                 # full run (about two minutes), prints the table
+    python -m bench --write         # also writes it to docs/performance.md
+    python -m bench --short         # CI: the small data set, a few runs, no budgets enforced
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme python -m bench   # on PostgreSQL
+
+A fresh database is used (bench.harness.setup_django); nothing real is touched. Budgets
+come from the issues; "FAIL" marks a median over budget and the exit code is non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+from bench.harness import Measurement, measure, print_table, setup_django, teardown_django
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+
+
+def rules_rows(hands: int) -> list[Measurement]:
+    from scoring.rules import PRESETS, check_hand, random_hand, score_hand
+
+    rows = []
+    for slug in ("german-minus", "treppenromme"):
+        ruleset = PRESETS[slug]
+        rng = random.Random(7)
+        sizes = list(range(ruleset.players_min, ruleset.players_max + 1))
+        batch = []
+        for k in range(hands):
+            n = sizes[k % len(sizes)]
+            batch.append((random_hand(ruleset, n, rng, dealer=k % n), n))
+
+        def run(batch=batch, ruleset=ruleset):
+            for hand, n in batch:
+                check_hand(hand, ruleset, n)
+                score_hand(hand, ruleset, n)
+
+        m = measure(f"check + score {hands:,} hands, {slug}", "-", run, runs=3,
+                    count_queries=False)  # fmt: skip
+        m.note = f"{hands / (m.median_ms / 1000):,.0f} hands/s"
+        rows.append(m)
+    return rows
+
+
+def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
+    """Seating draw for series 2 with constraints, then saving and confirming sheets."""
+    from django.contrib.auth import get_user_model
+
+    from clubs.models import ClubRole
+    from scoring import selectors, services
+    from scoring.generate import Plan, generate_event
+    from scoring.rules import random_hand
+    from tournaments import services as tournament_services
+    from tournaments.models import Series
+
+    User = get_user_model()
+    director = User.objects.create_user(f"bench-director-{size}", password="x")
+    checker = User.objects.create_user(f"bench-checker-{size}", password="x")
+    for user in (director, checker):
+        ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
+    event = generate_event(
+        Plan(name=f"Auslosung {size}", club=club, players=players, series=2, rounds=5,
+             confirmed_series=1, pairs=len(players) // 4, teams=len(players) // 16, seed=3)
+    )  # fmt: skip
+    event.avoid_same_club = event.avoid_repeat_opponents = True
+    event.save()
+    series = event.series.get(number=2)
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.SEATED)
+    series.refresh_from_db()
+
+    def draw():
+        order = selectors.running_order(event, before_series=2)
+        tournament_services.draw_series(director, series, running_order=order)
+
+    rows = [measure("seating draw, series 2 (constraints)", size, draw, runs=max(3, runs // 4),
+                    budget_ms=1000)]  # fmt: skip
+    tables = list(series.tables.prefetch_related("seats").order_by("number"))
+    rng = random.Random(11)
+    ruleset = event.ruleset
+    queue = iter(tables)
+
+    def save_and_confirm():
+        table = next(queue)
+        size_ = len(table.seats.all())
+        hands = [random_hand(ruleset, size_, rng, dealer=i % size_) for i in range(5 * size_)]
+        grid = {"first_dealer": 0, "hands": [h.to_dict() for h in hands]}
+        services.save_sheet(director, table, grid, expected_version=0, submit=True)
+        services.confirm_sheet(checker, table, expected_version=1)
+
+    count = min(runs, len(tables) - 1)
+    rows.append(measure("save + confirm one sheet (validated)", size, save_and_confirm,
+                        runs=count, budget_ms=150))  # fmt: skip
+    return rows
+
+
+def export_rows(event, runs: int) -> list[Measurement]:
+    from scoring.exports.base import EXPORTERS, autodiscover
+    from scoring.exports.rendering import render_export
+
+    autodiscover()
+
+    series = event.series.get(number=1)
+    cases = [
+        ("seating", series, "xlsx", None),
+        ("seating", series, "pdf", None),
+        ("score-sheets", series, "pdf", 20_000),
+        ("standings", event, "pdf", 5_000),
+        ("standings", event, "xlsx", None),
+        ("event-workbook", event, "xlsx", 5_000),
+    ]
+    rows = []
+    for slug, obj, fmt, budget in cases:
+        if slug not in EXPORTERS:
+            continue
+        tables = series.tables.count()
+        what = f"export {slug}.{fmt}" + (f" ({tables} tables)" if slug == "score-sheets" else "")
+        rows.append(
+            measure(what, "large", lambda s=slug, o=obj, f=fmt: render_export(s, o, f),
+                    runs=runs, warmup=0, budget_ms=budget, count_queries=False)
+        )  # fmt: skip
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--short", action="store_true", help="small data, few runs (CI)")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--write", action="store_true", help="write docs/performance.md")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    database = setup_django()
+    try:
+        rows = run(args, database)
+    finally:
+        teardown_django()
+    command = "python -m bench" + (" --short" if args.short else "")
+    print(f"\n{database}; {time.perf_counter() - started:.0f} s in all; `{command}`")
+    if args.write:
+        write_doc(rows, database, command)
+    failed = [m for m in rows if m.verdict == "FAIL"]
+    return 1 if failed and not args.short else 0
+
+
+def run(args, database: str) -> list[Measurement]:
+    from bench import standings_bench
+    from bench.datasets import build
+    from clubs.models import Player
+
+    runs = 3 if args.short else args.runs
+    rows = rules_rows(2_000 if args.short else 100_000)
+    sizes = ("small",) if args.short else ("small", "large", "season")
+    built = {}
+    for size in sizes:
+        start = time.perf_counter()
+        built[size] = build(size)
+        rows.append(Measurement(f"build data set ({size})", size, 1,
+                                (time.perf_counter() - start) * 1000,
+                                (time.perf_counter() - start) * 1000))  # fmt: skip
+    if args.short:
+        event = built["small"]
+        players = list(Player.objects.filter(participations__event=event))
+        rows += workflow_rows("small", players, event.club, runs)
+        from scoring import ranking
+
+        rows.append(measure("event_standing", "small",
+                            lambda: ranking.event_standing(event, only_published=False),
+                            runs=runs))  # fmt: skip
+    else:
+        large = built["large"]
+        players = list(Player.objects.filter(participations__event=large))
+        rows += workflow_rows("large", players, large.club, runs)
+        rows += standings_bench.measurements(large, built["season"], runs)
+        rows += export_rows(large, 3)
+    print_table(rows)
+    return rows
+
+
+def write_doc(rows: list[Measurement], database: str, command: str) -> None:
+    from io import StringIO
+
+    table = StringIO()
+    print_table(rows, file=table)
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+    marker_start, marker_end = "<!-- timing table -->", "<!-- end timing table -->"
+    block = (f"{marker_start}\nMeasured on {database} with `{command}` "
+             f"({time.strftime('%Y-%m-%d')}, this 2-core machine):\n\n"
+             f"{table.getvalue()}\n{marker_end}")  # fmt: skip
+    if marker_start in text:
+        head, rest = text.split(marker_start, 1)
+        text = head + block + rest.split(marker_end, 1)[1]
+    else:
+        text += "\n" + block + "\n"
+    DOC.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
