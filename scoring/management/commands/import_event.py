@@ -1,0 +1,68 @@
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from scoring.archive import ArchiveError, import_event, loads
+
+
+class _DryRun(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = (
+        "Rebuild an event from an event archive (docs/event-format.md), all or nothing. "
+        "Points are recomputed here from the raw facts."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="The archive (JSON) to read.")
+        parser.add_argument(
+            "--rename",
+            metavar="NEW_NAME",
+            help="Import under this name (the club already has an event of the file's name "
+            "on that day).",
+        )
+        parser.add_argument(
+            "--user", help="The username recorded in the history as the one who imported."
+        )
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="Run the whole import, report, and roll it back (nothing is kept).",
+        )
+
+    def handle(self, *args, file, rename=None, user=None, check=False, **options):
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise CommandError(f"Cannot read {file}: {err}") from err
+        actor = None
+        if user:
+            User = get_user_model()
+            try:
+                actor = User.objects.get(**{User.USERNAME_FIELD: user})
+            except User.DoesNotExist as err:
+                raise CommandError(f"There is no user {user!r}.") from err
+        try:
+            with transaction.atomic():
+                data = loads(text)
+                result = import_event(data, rename=rename, actor=actor)
+                self._report(result, check)
+                if check:
+                    raise _DryRun
+        except _DryRun:
+            self.stdout.write("Check only: nothing was kept.")
+        except ArchiveError as err:
+            raise CommandError(f"Refused, nothing imported: {err}") from err
+
+    def _report(self, result, check):
+        for warning in result.warnings:
+            self.stderr.write(self.style.WARNING(f"warning: {warning}"))
+        counts = ", ".join(f"{n} {what}" for what, n in result.created.items())
+        verb = "Would import" if check else "Imported"
+        self.stdout.write(
+            self.style.SUCCESS(f"{verb} {result.event.name!r} as event {result.event.pk}: {counts}")
+        )
