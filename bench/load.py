@@ -46,6 +46,7 @@ class Stats:
     refused_without_message: list[str] = field(default_factory=list)
     server_errors: list[str] = field(default_factory=list)
     aborted: int = 0
+    pairs_aborted: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def status(self, code: int) -> None:
@@ -270,8 +271,14 @@ def run(args) -> int:
         a.login(f"p{index}a")
         b.login(f"p{index}b")
         barrier.wait()
-        versions = [_version(a.request(sheet_path(number))[1]),
-                    _version(b.request(sheet_path(number))[1])]  # fmt: skip
+        try:
+            versions = [_version(a.request(sheet_path(number))[1]),
+                        _version(b.request(sheet_path(number))[1])]  # fmt: skip
+        except (OSError, RuntimeError):
+            with stats.lock:
+                stats.aborted += 1
+                stats.pairs_aborted += 1
+            return
         posts = [_sheet_post(ruleset, sizes[number], rounds, random.Random(index * 2 + k),
                              versions[k]) for k in range(2)]  # fmt: skip
         results = [None, None]
@@ -279,7 +286,10 @@ def run(args) -> int:
 
         def save(k, client):
             go.wait()
-            results[k] = client.request(sheet_path(number), posts[k])
+            try:
+                results[k] = client.request(sheet_path(number), posts[k])
+            except OSError:  # its worker was killed mid-request
+                results[k] = (0, "")
 
         both = [threading.Thread(target=save, args=(k, c)) for k, c in enumerate((a, b))]
         for thread in both:
@@ -287,6 +297,11 @@ def run(args) -> int:
         for thread in both:
             thread.join()
         codes = sorted(r[0] for r in results)
+        if 0 in codes:
+            with stats.lock:
+                stats.aborted += codes.count(0)
+                stats.pairs_aborted += 1
+            return
         for code, _body in results:
             stats.status(code)
             if code >= 500:
@@ -307,18 +322,32 @@ def run(args) -> int:
         thread.start()
     barrier.wait()  # everybody has logged in: the clock starts
     started = time.perf_counter()
-    killed = None
-    if args.kill_worker:
+    killed: list[int] = []
+
+    def killer() -> None:
+        # SIGKILL a busy worker again and again while scorers save; gunicorn respawns it.
         time.sleep(args.kill_after)
-        children = subprocess.run(
-            ["pgrep", "-P", str(server.pid)], capture_output=True, text=True, check=False
-        ).stdout.split()
-        if children:
-            killed = int(children[0])
-            os.kill(killed, signal.SIGKILL)
+        while any(t.is_alive() for t in workers) and len(killed) < args.kills:
+            children = subprocess.run(
+                ["pgrep", "-P", str(server.pid)], capture_output=True, text=True, check=False
+            ).stdout.split()
+            if children:
+                victim = int(random.choice(children))
+                try:
+                    os.kill(victim, signal.SIGKILL)
+                    killed.append(victim)
+                except ProcessLookupError:
+                    pass
+            time.sleep(args.kill_every)
+
+    murderer = threading.Thread(target=killer) if args.kill_worker else None
+    if murderer:
+        murderer.start()
     for thread in workers:
         thread.join(timeout=args.seconds + 60)
     elapsed = time.perf_counter() - started
+    if murderer:
+        murderer.join()
     server.send_signal(signal.SIGTERM)
     server.wait(timeout=30)
     return report(args, stats, elapsed, killed, series, sizes, rounds, Sheet)
@@ -392,7 +421,8 @@ def report(args, stats, elapsed, killed, series, sizes, rounds, Sheet) -> int:
     rate = accepted / elapsed if elapsed else 0
     print(
         f"\nload test: {args.scorers} scorers x {args.sheets} sheets, {args.pairs} conflict pairs,"
-        f" {args.workers} gunicorn workers{', worker killed: ' + str(killed) if killed else ''}"
+        f" {args.workers} gunicorn workers"
+        f"{f', {len(killed)} workers killed with SIGKILL during the saves' if killed else ''}"
     )
     print("| measure | value | goal |")
     print("|---|---|---|")
@@ -404,7 +434,8 @@ def report(args, stats, elapsed, killed, series, sizes, rounds, Sheet) -> int:
     confirms = sorted(stats.confirm_latencies)
     print(f"| confirm p50 | {pct(confirms, 0.5):.0f} ms | |")
     shown = sum(1 for _, s in stats.conflicts if s)
-    print(f"| conflicts refused with the other's changes | {shown} of {args.pairs} pairs | all |")
+    checked = args.pairs - stats.pairs_aborted
+    print(f"| conflicts refused with the other's changes | {shown} of {checked} pairs | all |")
     print(f"| requests aborted by the killed worker | {stats.aborted} | |")
     print(f"| HTTP statuses | {dict(sorted(stats.statuses.items()))} | no 5xx |")
     print(f"| database checks | {'passed' if not failures else 'FAILED'} | passed |")
@@ -427,6 +458,8 @@ def main(argv=None) -> int:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--kill-worker", action="store_true")
     parser.add_argument("--kill-after", type=float, default=1.0, help="seconds into the run")
+    parser.add_argument("--kill-every", type=float, default=0.5, help="seconds between kills")
+    parser.add_argument("--kills", type=int, default=10, help="workers to kill at most")
     parser.add_argument("--short", action="store_true", help="CI: a few scorers, a few seconds")
     args = parser.parse_args(argv)
     if args.short:
