@@ -1,10 +1,15 @@
-"""Time the exports of a big series: ``python -m bench.export_bench``.
+"""Time the exports of a big series and a big event: ``python -m bench.export_bench``.
 
 Uses a temporary SQLite file (never DATABASE_URL's database), migrates it, and creates
 400 players seated at 100 tables of one series directly with the ORM (bulk_create).
 Times the seating list as XLSX and PDF and the pre-filled score sheets (PDF, 100 tables,
 with QR codes) through ``scoring.exports.rendering.render_export``, the function the
 views and the jobs use. Budget: the 100 score sheets in 20 s or less.
+
+Then builds ``bench.datasets.build("large")`` (400 players, 5 series of 20 hands at 100
+tables, 100 pairs, 25 teams: 10,000 hands) and times the standings (XLSX and PDF) and the
+whole-event workbook (XLSX). Budgets: the workbook and the standings PDF in 5 s or less.
+``--workbook-pdf`` also times the workbook as PDF (a job in the app; minutes, no budget).
 """
 
 from __future__ import annotations
@@ -17,7 +22,11 @@ import time
 from pathlib import Path
 
 TABLES = 100
-BUDGETS_S = {("score-sheets", "pdf"): 20.0}
+BUDGETS_S = {
+    ("score-sheets", "pdf"): 20.0,
+    ("event-workbook", "xlsx"): 5.0,
+    ("standings", "pdf"): 5.0,
+}
 
 
 def _setup(tmp: str) -> None:
@@ -94,6 +103,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=TABLES)
     parser.add_argument("--keep", help="write the files into this folder")
+    parser.add_argument(
+        "--workbook-pdf", action="store_true", help="also time the whole-event workbook as PDF"
+    )
+    parser.add_argument(
+        "--no-event", action="store_true", help="skip the large event (standings, workbook)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="romme-export-bench-") as tmp:
         _setup(tmp)
@@ -102,15 +117,32 @@ def main(argv=None) -> int:
         from scoring.exports.rendering import render_export
 
         series = _build(args.tables)
-        cases = [("seating", "xlsx"), ("seating", "pdf"), ("score-sheets", "pdf")]
+        cases = [
+            (series, "seating", "xlsx"),
+            (series, "seating", "pdf"),
+            (series, "score-sheets", "pdf"),
+        ]
+        if not args.no_event:
+            from bench.datasets import build
+
+            start = time.perf_counter()
+            event = build("large")
+            build_seconds = time.perf_counter() - start
+            cases += [
+                (event, "standings", "xlsx"),
+                (event, "standings", "pdf"),
+                (event, "event-workbook", "xlsx"),
+            ]
+            if args.workbook_pdf:
+                cases.append((event, "event-workbook", "pdf"))
         results = []
         with translation.override("de"):
-            for slug, fmt in cases:
+            for obj, slug, fmt in cases:
                 pages = []
                 start = time.perf_counter()
                 content, filename, _ = render_export(
                     slug,
-                    series,
+                    obj,
                     fmt,
                     lambda done, total, unit, pages=pages: pages.append(done),
                     base_url="http://192.168.1.10:8000",
@@ -123,11 +155,16 @@ def main(argv=None) -> int:
                     Path(args.keep).mkdir(parents=True, exist_ok=True)
                     (Path(args.keep) / filename).write_bytes(content)
     print(f"Exports of one series: {args.tables} tables, {args.tables * 4} players")
-    print(f"{'export':<14} {'format':<6} {'seconds':>8} {'budget':>7}  {'verdict':<7} {'size':>9}")
+    if not args.no_event:
+        print(
+            'and of build("large"): 400 players, 5 series of 20 hands, 100 pairs, 25 teams '
+            f"(built in {build_seconds:.1f} s)"
+        )
+    print(f"{'export':<16} {'format':<6} {'seconds':>8} {'budget':>7}  {'verdict':<7} {'size':>9}")
     for slug, fmt, seconds, budget, verdict, size in results:
         budget_text = f"{budget:.0f} s" if budget is not None else "–"
         print(
-            f"{slug:<14} {fmt:<6} {seconds:>8.2f} {budget_text:>7}  {verdict:<7} "
+            f"{slug:<16} {fmt:<6} {seconds:>8.2f} {budget_text:>7}  {verdict:<7} "
             f"{size / 1024:>7.0f} kB"
         )
     return 1 if any(r[4] == "FAIL" for r in results) else 0
