@@ -11,6 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from romme.forms import add_validation_errors
+
 from . import selectors, services
 from .filters import PlayerFilter
 from .forms import (
@@ -29,14 +31,6 @@ from .permissions import ORGANISER, clubs_with_role, has_role, require_role, req
 from .tables import ClubTable, PlayerTable
 
 
-def _form_errors_from(form, error: ValidationError):
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
-
-
 @login_required
 def club_list(request):
     table = ClubTable(selectors.club_list())
@@ -52,7 +46,7 @@ def club_create(request):
         try:
             club = services.create_club(request.user, **form.cleaned_data)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("Club “%(name)s” created.") % {"name": club.name})
             return redirect(club)
@@ -82,7 +76,7 @@ def club_edit(request, pk):
         try:
             services.update_club(request.user, club, **form.cleaned_data)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("Saved."))
             return redirect(club)
@@ -122,7 +116,7 @@ def player_create(request, club_pk):
             form = NewPlayerForm(data)
             form.is_valid()
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("%(name)s registered.") % {"name": player.full_name})
             return redirect(player)
@@ -159,7 +153,7 @@ def player_edit(request, pk):
         try:
             services.update_player(request.user, player, **form.cleaned_data)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("Saved."))
             return redirect(player)
@@ -211,7 +205,7 @@ def club_users(request, pk):
         try:
             user = services.create_club_user(request.user, club, **form.cleaned_data)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("User “%(name)s” added.") % {"name": user.username})
             return redirect("clubs:club_users", pk=club.pk)

@@ -23,18 +23,16 @@ from scoring.rules import (
     CardParseError,
     HandResult,
     Problem,
-    RuleSetError,
     ScoringError,
     SeatResult,
     check_hand,
     parse_hand_cards,
-    ruleset_from,
     score_hand,
 )
 from tournaments.models import Event, Seat, Table
+from tournaments.services import checked_ruleset
 
 from . import selectors
-from .messages import problem_message
 from .models import Hand, HandSeat, Sheet, SheetVersion
 from .selectors import CellChange, GridCheck, GridError
 
@@ -412,10 +410,6 @@ def recompute_event(event: Event, actor, reason: str) -> RecomputeResult:
     return result
 
 
-def ruleset_errors(problems: list[Problem]) -> list[str]:
-    return [problem_message(p, table_number=None, seat_names=[]) for p in problems]
-
-
 @transaction.atomic
 def change_ruleset(actor, event: Event, slug: str, overrides: dict | None, reason: str):
     """Play the event under another rule set (a preset and overrides) and recompute
@@ -424,10 +418,8 @@ def change_ruleset(actor, event: Event, slug: str, overrides: dict | None, reaso
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": _("Changing the rule set needs a reason.")})
-    try:
-        ruleset = ruleset_from(slug, overrides or {})
-    except RuleSetError as err:
-        raise ValidationError(ruleset_errors(err.problems)) from err
+    # The same validation and messages as when the event was created.
+    ruleset = checked_ruleset(slug, overrides)
     locked = Event.objects.select_for_update().get(pk=event.pk)
     locked.ruleset_slug = slug
     locked.ruleset_overrides = ruleset.overrides()

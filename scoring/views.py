@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import ORGANISER, SCORER, has_role, require_role
+from romme.forms import add_validation_errors
 from tournaments.models import Event, Series
 
 from . import selectors, services
@@ -373,11 +374,7 @@ def event_ruleset(request, pk):
                 form.cleaned_data["reason"],
             )
         except ValidationError as error:
-            if hasattr(error, "error_dict"):
-                for name, errs in error.message_dict.items():
-                    form.add_error(name if name in form.fields else None, errs)
-            else:
-                form.add_error(None, error.messages)
+            add_validation_errors(form, error)
         else:
             text = _(
                 "The rule set is changed: %(changed)d of %(seats)d results on %(sheets)d sheets "

@@ -17,6 +17,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from clubs.permissions import ORGANISER, clubs_with_role, has_role, require_role
 from clubs.services import DuplicatePlayer
+from romme.forms import add_validation_errors
 
 from . import selectors, services
 from .filters import EventFilter
@@ -32,14 +33,6 @@ from .forms import (
 )
 from .models import Event, Group, Participant, Season, Series
 from .tables import EventTable, ParticipantTable, SeasonTable
-
-
-def _form_errors_from(form, error: ValidationError):
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
 
 
 def _message_errors(request, error: ValidationError):
@@ -89,7 +82,7 @@ def event_create(request):
         try:
             event = services.create_event(request.user, club, **fields)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("Event “%(name)s” created.") % {"name": event.name})
             return redirect(event)
@@ -105,7 +98,7 @@ def event_edit(request, pk):
         try:
             services.update_event(request.user, event, **form.service_fields())
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("Saved."))
             return redirect(event)
@@ -192,7 +185,7 @@ def participant_new(request, pk):
             form = NewPlayerForm(data)
             form.is_valid()
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(
                 request,
@@ -293,7 +286,7 @@ def group_create(request, pk):
                 members=form.members(),
             )
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("%(group)s registered.") % {"group": group})
             return redirect(event)
@@ -333,7 +326,7 @@ def series_create(request, pk):
         try:
             series = services.create_series(request.user, event, **form.cleaned_data)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("%(series)s added.") % {"series": series})
             return redirect(event)
@@ -464,7 +457,7 @@ def season_create(request, club_pk):
         try:
             season = services.create_season(request.user, club, **form.cleaned_data)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("Season “%(name)s” created.") % {"name": season.name})
             return redirect("tournaments:season_list")
@@ -484,7 +477,7 @@ def season_edit(request, pk):
         try:
             services.update_season(request.user, season, **form.cleaned_data)
         except ValidationError as error:
-            _form_errors_from(form, error)
+            add_validation_errors(form, error)
         else:
             messages.success(request, _("Saved."))
             return redirect("tournaments:season_list")
