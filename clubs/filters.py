@@ -1,6 +1,5 @@
 import django_filters
 from django import forms
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from .models import Club, Player
@@ -25,10 +24,7 @@ class PlayerFilter(django_filters.FilterSet):
         self.filters["club"].queryset = clubs if clubs is not None else Club.objects.all()
 
     def filter_name(self, queryset, name, value):
-        query = Q()
-        for word in value.split():
-            query &= Q(name_key__contains=word.casefold()) | Q(player_number__iexact=word)
-        return queryset.filter(query)
+        return queryset.matching(value)
 
     def filter_club(self, queryset, name, value):
         return queryset.filter(current_club_id=value.pk)

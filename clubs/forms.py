@@ -3,6 +3,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import Club, ClubRole, Player
+from .widgets import IsoDateInput
 
 
 class ClubForm(forms.ModelForm):
@@ -21,7 +22,7 @@ class NewPlayerForm(PlayerForm):
     member_from = forms.DateField(
         label=_("member from"),
         initial=timezone.localdate,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=IsoDateInput(),
     )
     allow_lookalike = forms.BooleanField(
         label=_("This is a different person; create a new player anyway"),
@@ -32,9 +33,7 @@ class NewPlayerForm(PlayerForm):
 
 class JoinClubForm(forms.Form):
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label=_("club"))
-    valid_from = forms.DateField(
-        label=_("from"), initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    valid_from = forms.DateField(label=_("from"), initial=timezone.localdate, widget=IsoDateInput())
 
     def __init__(self, *args, clubs, **kwargs):
         super().__init__(*args, **kwargs)
@@ -43,7 +42,7 @@ class JoinClubForm(forms.Form):
 
 class EndMembershipForm(forms.Form):
     valid_until = forms.DateField(
-        label=_("until"), initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("until"), initial=timezone.localdate, widget=IsoDateInput()
     )
 
 

@@ -1,5 +1,7 @@
 """Who plays and who may do what: clubs, players, memberships and per-club roles."""
 
+import unicodedata
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -41,6 +43,17 @@ class Club(models.Model):
 
 
 class PlayerQuerySet(models.QuerySet):
+    def matching(self, query: str):
+        """Players matching every word: part of a name (any case, Müller = Muller) or number."""
+        condition = Q()
+        for word in query.split():
+            folded = _fold_german(word)
+            word_matches = Q(name_key__contains=word.casefold()) | Q(player_number__icontains=word)
+            if folded:
+                word_matches |= Q(sort_key__contains=folded)
+            condition &= word_matches
+        return self.filter(condition)
+
     def with_current_club(self, on=None):
         """Annotate the short name of the club the player belongs to on a day (today)."""
         from django.db.models import OuterRef, Subquery
@@ -62,6 +75,20 @@ def make_name_key(given_name: str, family_name: str) -> str:
     return f"{given_name.strip()} {family_name.strip()}".casefold()
 
 
+def _fold_german(text: str) -> str:
+    """DIN 5007-1 folding: Ä with A, ß as ss, accents dropped; only a-z and digits remain."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if c.isascii() and c.isalnum())
+
+
+def make_sort_key(given_name: str, family_name: str, player_number: str = "") -> str:
+    # Only [a-z0-9] with "0" as separator: byte order (SQLite, PostgreSQL "C") and
+    # linguistic collations (PostgreSQL de_DE, ICU) then agree, so lists sort alike everywhere.
+    return "0".join(
+        [_fold_german(family_name), _fold_german(given_name), _fold_german(player_number)]
+    )[:240]
+
+
 class Player(models.Model):
     given_name = models.CharField(_("given name"), max_length=100)
     family_name = models.CharField(_("family name"), max_length=100)
@@ -75,13 +102,15 @@ class Player(models.Model):
     active = models.BooleanField(_("active"), default=True)
     # Case-folded "given family" for search and look-alike checks; SQLite folds only ASCII.
     name_key = models.CharField(max_length=201, editable=False, db_index=True, default="")
+    # German alphabetical order (family, given, number); see make_sort_key.
+    sort_key = models.CharField(max_length=240, editable=False, db_index=True, default="")
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
     history = HistoricalRecords()
 
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
-        ordering = ["family_name", "given_name", "player_number"]
+        ordering = ["sort_key"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
@@ -97,13 +126,18 @@ class Player(models.Model):
         return f"{self.family_name}, {self.given_name}"
 
     def save(self, *args, **kwargs):
-        self.name_key = make_name_key(self.given_name, self.family_name)
+        self.derive_keys()
         if kwargs.get("update_fields") is not None:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key", "sort_key"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("clubs:player_detail", args=[self.pk])
+
+    def derive_keys(self) -> None:
+        """Search and sort keys from the names; every write path calls this (bulk ones too)."""
+        self.name_key = make_name_key(self.given_name, self.family_name)
+        self.sort_key = make_sort_key(self.given_name, self.family_name, self.player_number)
 
     @property
     def full_name(self):

@@ -20,14 +20,30 @@ def player_list():
 
 def club_members(club: Club):
     today = timezone.localdate()
+    # One filter() call, so all conditions hold for the same membership row: a player who
+    # left this club and joined another is not a member here.
     return (
         Player.objects.filter(
+            Q(memberships__valid_until__isnull=True) | Q(memberships__valid_until__gte=today),
             memberships__club=club,
             memberships__valid_from__lte=today,
         )
-        .filter(Q(memberships__valid_until__isnull=True) | Q(memberships__valid_until__gte=today))
         .with_current_club()
         .distinct()
+    )
+
+
+def club_former_members(club: Club):
+    """Ended memberships of players who are not members of the club today (one query)."""
+    today = timezone.localdate()
+    current = Membership.objects.filter(club=club, valid_from__lte=today).filter(
+        Q(valid_until__isnull=True) | Q(valid_until__gte=today)
+    )
+    return (
+        Membership.objects.filter(club=club, valid_until__lt=today)
+        .exclude(player_id__in=current.values("player_id"))
+        .select_related("player")
+        .order_by("player__sort_key", "-valid_until")
     )
 
 

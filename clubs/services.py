@@ -313,10 +313,11 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
             family_name=r.values["family_name"],
             birth_year=r.values["birth_year"],
             active=r.values["active"],
-            name_key=make_name_key(r.values["given_name"], r.values["family_name"]),
         )
         for r in creates
     ]
+    for player in new_players:
+        player.derive_keys()
     bulk_create_with_history(new_players, Player, default_user=user, batch_size=500)
     created_ids = dict(
         Player.objects.filter(player_number__in=[p.player_number for p in new_players]).values_list(
@@ -347,7 +348,7 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
         fields = [name for name in row.changes if name != "membership"]
         for name in fields:
             setattr(player, name, row.values[name])
-        player.name_key = make_name_key(player.given_name, player.family_name)
+        player.derive_keys()
         if fields:
             changed_players.append(player)
             field_names.update(fields)
@@ -366,7 +367,7 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
         bulk_update_with_history(
             changed_players,
             Player,
-            [*sorted(field_names), "name_key"],
+            [*sorted(field_names), "name_key", "sort_key"],
             default_user=user,
             batch_size=500,
         )

@@ -5,7 +5,8 @@ from .models import Club, Player
 
 
 class PlayerTable(tables.Table):
-    family_name = tables.Column(linkify=True)
+    # German alphabetical order (Ä with A, ß as ss) on every database.
+    family_name = tables.Column(linkify=True, order_by=("sort_key",))
     given_name = tables.Column(linkify=True)
     current_club_short = tables.Column(verbose_name=_("club"), order_by=("current_club_short",))
     active = tables.BooleanColumn(yesno=("✔", "–"))
@@ -14,7 +15,7 @@ class PlayerTable(tables.Table):
         model = Player
         fields = ("player_number", "family_name", "given_name", "birth_year")
         sequence = ("player_number", "family_name", "given_name", "birth_year", "...")
-        order_by = ("family_name", "given_name")
+        order_by = ("family_name",)
         attrs = {"class": "data-table"}
         empty_text = _("No players match.")
 

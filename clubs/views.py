@@ -59,7 +59,12 @@ def club_detail(request, pk):
     table = PlayerTable(selectors.club_members(club), exclude=("current_club_short",))
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
     is_organiser = has_role(request.user, club, ORGANISER)
-    context = {"club": club, "table": table, "is_organiser": is_organiser}
+    context = {
+        "club": club,
+        "table": table,
+        "former": selectors.club_former_members(club),
+        "is_organiser": is_organiser,
+    }
     if is_organiser:
         context["roles"] = selectors.club_roles(club)
         context["history"] = selectors.history_of(club)

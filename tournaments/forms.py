@@ -3,6 +3,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
+from clubs.widgets import IsoDateInput
 from scoring.rules import PRESETS, RuleSetError
 
 from . import services
@@ -11,8 +12,6 @@ from .models import Event, Group, Participant, Season, Series
 # The common overrides offered when an event is created: (field, label).
 OVERRIDE_FIELDS = ("joker_points", "first_meld_minimum", "hand_romme_multiplier")
 YES_NO_PRESET = [("", _("as the rule set says")), ("yes", _("yes")), ("no", _("no"))]
-
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 class EventForm(forms.ModelForm):
@@ -58,7 +57,7 @@ class EventForm(forms.ModelForm):
             "avoid_repeat_opponents",
             "blind_confirmation",
         ]
-        widgets = {"start_date": DATE, "end_date": DATE}
+        widgets = {"start_date": IsoDateInput(), "end_date": IsoDateInput()}
 
     def __init__(self, *args, clubs=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -116,7 +115,7 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start_date", "end_date"]
-        widgets = {"start_date": DATE, "end_date": DATE}
+        widgets = {"start_date": IsoDateInput(), "end_date": IsoDateInput()}
 
     def clean(self):
         data = super().clean()
@@ -128,6 +127,34 @@ class SeasonForm(forms.ModelForm):
 
 class PlayerSearchForm(forms.Form):
     q = forms.CharField(label=_("Name or number"), required=False, max_length=100)
+
+
+class ParticipantListForm(forms.Form):
+    """Many players at once: a pasted list (numbers or names, one per line) or a club."""
+
+    text = forms.CharField(
+        label=_("Player numbers or names, one per line"),
+        required=False,
+        max_length=50_000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+    )
+    club = forms.ModelChoiceField(
+        label=_("or all active members of the club"),
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label="–",
+    )
+    checked_in = forms.BooleanField(label=_("checked in"), required=False, initial=True)
+
+    def __init__(self, *args, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("text", "").strip() and data.get("club") is None:
+            raise ValidationError(_("Paste a list of players or choose a club."))
+        return data
 
 
 class NewPlayerForm(forms.Form):

@@ -212,7 +212,7 @@ class Participant(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = ["event", "player__family_name", "player__given_name"]
+        ordering = ["event", "player__sort_key"]
         verbose_name = _("participant")
         verbose_name_plural = _("participants")
         constraints = [

@@ -45,7 +45,7 @@ def participant_counts(event: Event) -> dict[str, int]:
 def groups_of(event: Event):
     """Pairs and teams with their members (2 queries)."""
     members = GroupMember.objects.select_related("participant__player").order_by(
-        "participant__player__family_name", "participant__player__given_name"
+        "participant__player__sort_key"
     )
     return (
         Group.objects.filter(event=event)
@@ -64,18 +64,14 @@ def series_of(event: Event):
 
 def player_search(event: Event, query: str, limit: int = 20):
     """Registry players matching every word (name or number), those of the event marked."""
-    words = query.split()
-    if not words:
+    if not query.split():
         return Player.objects.none()
-    condition = Q()
-    for word in words:
-        condition &= Q(name_key__contains=word.casefold()) | Q(player_number__iexact=word)
     registered = Participant.objects.filter(event=event).values("player_id")
     return (
-        Player.objects.filter(condition)
+        Player.objects.matching(query)
         .with_current_club()
         .annotate(registered=Q(pk__in=registered))
-        .order_by("family_name", "given_name")[:limit]
+        .order_by("sort_key")[:limit]
     )
 
 

@@ -37,6 +37,7 @@ class SeasonTable(tables.Table):
 class ParticipantTable(tables.Table):
     family_name = tables.Column(
         accessor="player__family_name",
+        order_by=("player__sort_key",),
         verbose_name=_("family name"),
         linkify=lambda record: record.player.get_absolute_url(),
     )
@@ -69,6 +70,6 @@ class ParticipantTable(tables.Table):
             "checked_in",
             "withdrawn_from_series",
         )
-        order_by = ("family_name", "given_name")
+        order_by = ("family_name",)
         attrs = {"class": "data-table compact"}
         empty_text = _("No players registered yet.")

@@ -10,6 +10,11 @@ urlpatterns = [
     path("events/<int:pk>/", views.event_detail, name="event_detail"),
     path("events/<int:pk>/edit/", views.event_edit, name="event_edit"),
     path("events/<int:pk>/participants/add/", views.participant_add, name="participant_add"),
+    path(
+        "events/<int:pk>/participants/add-list/",
+        views.participant_add_list,
+        name="participant_add_list",
+    ),
     path("events/<int:pk>/participants/new/", views.participant_new, name="participant_new"),
     path("events/<int:pk>/groups/new/", views.group_create, name="group_create"),
     path("events/<int:pk>/series/new/", views.series_create, name="series_create"),

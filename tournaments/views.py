@@ -10,21 +10,23 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from clubs import selectors as club_selectors
-from clubs.models import Club, Player
+from clubs.models import Club
 from clubs.permissions import ORGANISER, clubs_with_role, has_role, require_role
 from clubs.services import DuplicatePlayer
 from romme.forms import add_validation_errors
 
-from . import selectors, services
+from . import registration, selectors, services
 from .filters import EventFilter
 from .forms import (
     EventForm,
     GroupForm,
     NewPlayerForm,
+    ParticipantListForm,
     PlayerSearchForm,
     SeasonForm,
     SeriesForm,
@@ -140,6 +142,7 @@ def event_detail(request, pk):
                 "search": search,
                 "query": query,
                 "found": list(selectors.player_search(event, query)) if query else [],
+                "list_form": ParticipantListForm(clubs=Club.objects.order_by("name")),
                 "history": club_selectors.history_of(event),
             }
         )
@@ -152,21 +155,64 @@ def event_detail(request, pk):
 @login_required
 @require_POST
 def participant_add(request, pk):
+    """Register the players ticked in the search results (one or many)."""
     event = _event(pk)
     require_role(request.user, event.club, ORGANISER)
-    player_id = request.POST.get("player", "")
-    player = get_object_or_404(Player, pk=int(player_id) if player_id.isdigit() else 0)
-    try:
-        participant = services.register_participant(
-            request.user, event, player, checked_in=bool(request.POST.get("checked_in"))
-        )
-    except ValidationError as error:
-        _message_errors(request, error)
-    else:
-        messages.success(
-            request, _("%(name)s registered.") % {"name": participant.player.full_name}
-        )
+    ids = [v for v in request.POST.getlist("player") if v.isdigit() and len(v) < 12]
+    if not ids:
+        messages.error(request, _("Tick at least one player to register."))
+        return redirect(event)
+    result = registration.register_players(
+        request.user, event, ids, checked_in=bool(request.POST.get("checked_in"))
+    )
+    _report_registration(request, result)
     return redirect(event)
+
+
+@login_required
+@require_POST
+def participant_add_list(request, pk):
+    """Register a pasted list of numbers or names, or every active member of a club."""
+    event = _event(pk)
+    require_role(request.user, event.club, ORGANISER)
+    form = ParticipantListForm(request.POST, clubs=Club.objects.all())
+    if not form.is_valid():
+        _message_errors(request, ValidationError(list(form.errors.values())))
+        return redirect(event)
+    data = form.cleaned_data
+    if data["club"] is not None:
+        result = registration.register_club(
+            request.user, event, data["club"], checked_in=data["checked_in"]
+        )
+    else:
+        result = registration.register_list(
+            request.user, event, data["text"], checked_in=data["checked_in"]
+        )
+    _report_registration(request, result)
+    return redirect(event)
+
+
+def _report_registration(request, result) -> None:
+    if result.registered:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)d player registered.",
+                "%(count)d players registered.",
+                len(result.registered),
+            )
+            % {"count": len(result.registered)},
+        )
+    if result.already:
+        messages.info(
+            request,
+            _("Already registered: %(names)s.")
+            % {"names": ", ".join(p.full_name for p in result.already)},
+        )
+    for problem in result.problems:
+        messages.warning(request, problem)
+    if not (result.registered or result.already or result.problems):
+        messages.info(request, _("Nobody to register."))
 
 
 @login_required

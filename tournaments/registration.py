@@ -1,0 +1,135 @@
+"""Registering many players at once: ticked search results, a pasted list, or a whole club.
+
+One transaction per call, like every service; players already registered are skipped
+and reported, never registered twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
+
+from clubs.models import Club, Player
+from clubs.permissions import ORGANISER, require_role
+
+from .models import Event, Participant
+
+MAX_LINES = 1000  # a pasted list longer than any event's field is a mistake
+
+
+@dataclass
+class BulkResult:
+    registered: list[Player] = field(default_factory=list)
+    already: list[Player] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # one German sentence per line not used
+
+
+def _user(actor):
+    return actor if actor is not None and actor.is_authenticated else None
+
+
+@transaction.atomic
+def register_players(actor, event: Event, player_ids, *, checked_in: bool = True) -> BulkResult:
+    """Register the given registry players (ids); those already in the event are reported."""
+    require_role(actor, event.club, ORGANISER)
+    ids = {int(pk) for pk in player_ids}
+    players = list(Player.objects.filter(pk__in=ids).with_current_club().order_by("sort_key"))
+    registered = set(
+        Participant.objects.filter(event=event, player_id__in=ids).values_list(
+            "player_id", flat=True
+        )
+    )
+    result = BulkResult()
+    new = []
+    for player in players:
+        if player.pk in registered:
+            result.already.append(player)
+            continue
+        new.append(
+            Participant(
+                event=event,
+                player=player,
+                club_id=player.current_club_id,
+                checked_in=checked_in,
+            )
+        )
+        result.registered.append(player)
+    missing = ids - {p.pk for p in players}
+    if missing:
+        result.problems.append(
+            _("%(count)d selected players no longer exist.") % {"count": len(missing)}
+        )
+    bulk_create_with_history(new, Participant, default_user=_user(actor), batch_size=500)
+    return result
+
+
+def resolve_lines(text: str) -> tuple[list[int], list[str]]:
+    """Player ids for a pasted list: one player per line, by number or by full name.
+
+    A line matching no player, or a name shared by several players, becomes a problem
+    naming the line; numbers are exact, names match whatever the case.
+    """
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line) for n, line in lines if line]
+    problems = []
+    if len(lines) > MAX_LINES:
+        problems.append(_("Only the first %(max)d lines were read.") % {"max": MAX_LINES})
+        lines = lines[:MAX_LINES]
+    by_number = dict(
+        Player.objects.filter(player_number__in=[line for _n, line in lines]).values_list(
+            "player_number", "pk"
+        )
+    )
+    wanted_names = {_name_key(line) for _n, line in lines if line not in by_number}
+    by_name: dict[str, list[int]] = {}
+    for pk, key in Player.objects.filter(name_key__in=wanted_names).values_list("pk", "name_key"):
+        by_name.setdefault(key, []).append(pk)
+    ids = []
+    for number, line in lines:
+        if line in by_number:
+            ids.append(by_number[line])
+            continue
+        matches = by_name.get(_name_key(line), [])
+        if len(matches) == 1:
+            ids.append(matches[0])
+        elif matches:
+            problems.append(
+                _("Line %(line)d “%(text)s”: %(count)d players have this name; use the number.")
+                % {"line": number, "text": line, "count": len(matches)}
+            )
+        else:
+            problems.append(
+                _("Line %(line)d “%(text)s”: no player with this number or name.")
+                % {"line": number, "text": line}
+            )
+    return ids, problems
+
+
+def _name_key(line: str) -> str:
+    """ "Given Family" or "Family, Given" as the registry's name key."""
+    if "," in line:
+        family, given = (part.strip() for part in line.split(",", 1))
+        line = f"{given} {family}"
+    return " ".join(line.split()).casefold()
+
+
+@transaction.atomic
+def register_list(actor, event: Event, text: str, *, checked_in: bool = True) -> BulkResult:
+    require_role(actor, event.club, ORGANISER)
+    ids, problems = resolve_lines(text)
+    result = register_players(actor, event, ids, checked_in=checked_in)
+    result.problems[:0] = problems
+    return result
+
+
+@transaction.atomic
+def register_club(actor, event: Event, club: Club, *, checked_in: bool = True) -> BulkResult:
+    """All active current members of a club."""
+    require_role(actor, event.club, ORGANISER)
+    members = Player.objects.filter(active=True).with_current_club().filter(current_club_id=club.pk)
+    return register_players(
+        actor, event, members.values_list("pk", flat=True), checked_in=checked_in
+    )
