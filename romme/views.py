@@ -1,4 +1,6 @@
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.views.decorators.http import require_GET
 
 from clubs.permissions import clubs_with_role
 
@@ -8,3 +10,9 @@ def home(request):
     if request.user.is_authenticated:
         clubs = clubs_with_role(request.user).order_by("name")
     return render(request, "home.html", {"my_clubs": clubs})
+
+
+@require_GET
+def favicon(request):
+    """Browsers ask for /favicon.ico on pages without a <link rel=icon> (PDF viewers, feeds)."""
+    return redirect(static("favicon.svg"), permanent=True)

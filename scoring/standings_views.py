@@ -342,7 +342,9 @@ def display(request, pk):
         standing = ranking.event_standing(event, competition=competition, only_published=True)
         if not standing.rows:
             continue
-        for start in range(0, min(len(standing.rows), DISPLAY_ROWS * 3), DISPLAY_ROWS):
+        # Every row is shown: larger fields are paged through, DISPLAY_ROWS rows a page.
+        pages = (len(standing.rows) + DISPLAY_ROWS - 1) // DISPLAY_ROWS
+        for start in range(0, len(standing.rows), DISPLAY_ROWS):
             rows = [
                 {
                     "rank": row.rank,
@@ -356,6 +358,8 @@ def display(request, pk):
             panels.append(
                 {
                     "title": ranking.COMPETITION_LABELS[competition],
+                    "page": start // DISPLAY_ROWS + 1,
+                    "pages": pages,
                     "rows": rows,
                     "series": standing.counted_series,
                 }

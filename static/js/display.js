@@ -6,16 +6,25 @@
   var rotate = Math.max(3, parseInt(body.getAttribute("data-rotate"), 10) || 10) * 1000;
   var refresh = Math.max(10, parseInt(body.getAttribute("data-refresh"), 10) || 30) * 1000;
   var panels = Array.prototype.slice.call(document.querySelectorAll("[data-panel]"));
+  // The page reloads every few seconds to pick up new results; the rotation resumes where
+  // it was, so every page of a large field is shown in turn, not only the first ones.
+  var key = "display-panel:" + window.location.pathname;
   var current = 0;
+  try {
+    current = (parseInt(window.sessionStorage.getItem(key), 10) || 0) % Math.max(1, panels.length);
+  } catch (e) {}
 
   function show(index) {
     panels.forEach(function (panel, i) {
       panel.classList.toggle("active", i === index);
     });
+    try {
+      window.sessionStorage.setItem(key, String(index));
+    } catch (e) {}
   }
 
   if (panels.length > 1) {
-    show(0);
+    show(current);
     window.setInterval(function () {
       current = (current + 1) % panels.length;
       show(current);
