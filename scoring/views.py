@@ -43,6 +43,9 @@ def series_board(request, pk):
         "event": series.event,
         "counts": board.counts,
         "is_organiser": has_role(request.user, series.event.club, ORGANISER),
+        # Offer the draw only where draw_series would accept it: before the start, no sheets.
+        "can_draw": series.status in (Series.Status.PLANNED, Series.Status.SEATED)
+        and all(row.status == "missing" for row in board.rows),
     }
     return render(request, "scoring/series_board.html", context)
 

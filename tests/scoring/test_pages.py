@@ -319,6 +319,12 @@ def test_the_board_shows_each_tables_sheet_and_counts(client, club_a, scorer_a, 
     assert "draw-seating" not in page
     client.force_login(organiser_a)
     page = client.get(reverse("scoring:series_board", args=[series.pk])).content.decode()
+    # Sheets exist: a redraw would be refused, so it is not offered.
+    assert 'id="draw-seating"' not in page
+    fresh, _tables = make_series(club_a, tables=2)
+    fresh.status = "seated"
+    fresh.save()
+    page = client.get(reverse("scoring:series_board", args=[fresh.pk])).content.decode()
     assert 'id="draw-seating"' in page
 
 
