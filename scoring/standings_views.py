@@ -309,7 +309,10 @@ def tie_break(request, pk):
             "form": form,
             "changes": changes,
             "has_results": standings_services.has_results(event),
-            "metrics": [(ranking.metric_label(k), m.description) for k, m in core.METRICS.items()],
+            "metrics": [
+                (ranking.metric_label(k), ranking.METRIC_DESCRIPTIONS.get(k, ""))
+                for k in core.METRICS
+            ],
         },
     )
 
