@@ -92,8 +92,8 @@ def seed_registry() -> dict:
 
 
 def login_help() -> str:
-    lines = ["Demo logins (user / password):"]
+    lines = ["Demo-Zugänge / demo logins (Benutzer / Passwort):"]
     for username, password, role, superuser in USERS:
-        what = "administrator" if superuser else f"{role.label} of {CLUBS[0]['name']}"
+        what = "Administrator" if superuser else f"{role.label} · {CLUBS[0]['name']}"
         lines.append(f"  {username:<10} {password:<16} {what}")
     return "\n".join(lines)
