@@ -157,6 +157,14 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Faults and health: a database or disk fault answers 503 with a German page (romme.faults);
+# /healthz reports database, cache, disk space and the export jobs folder (romme.health).
+MIDDLEWARE += ["romme.faults.ServiceUnavailableMiddleware"]
+HEALTH_MIN_FREE_MB = int(os.environ.get("HEALTH_MIN_FREE_MB", "200"))
+if PRODUCTION:
+    # A monitor on the same machine asks http://127.0.0.1/healthz without TLS.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
