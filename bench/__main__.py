@@ -4,6 +4,7 @@
     python -m bench --write         # also writes it to docs/performance.md
     python -m bench --short         # CI: the small data set, a few runs, no budgets enforced
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme python -m bench   # on PostgreSQL
+    python -m bench --db sqlite,postgresql   # both, one table with the ratio (bench/compare.py)
 
 A fresh database is used (bench.harness.setup_django); nothing real is touched. Budgets
 come from the issues; "FAIL" marks a median over budget and the exit code is non-zero.
@@ -131,7 +132,13 @@ def main(argv=None) -> int:
     parser.add_argument("--short", action="store_true", help="small data, few runs (CI)")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--write", action="store_true", help="write docs/performance.md")
+    parser.add_argument("--db", help="databases side by side, e.g. sqlite,postgresql")
+    parser.add_argument("--json", help="also write the rows as JSON to this file")
     args = parser.parse_args(argv)
+    if args.db:
+        from bench import compare
+
+        return compare.main(args)
     started = time.perf_counter()
     database = setup_django()
     try:
@@ -142,6 +149,11 @@ def main(argv=None) -> int:
     print(f"\n{database}; {time.perf_counter() - started:.0f} s in all; `{command}`")
     if args.write:
         write_doc(rows, database, command)
+    if args.json:
+        import dataclasses
+        import json
+
+        Path(args.json).write_text(json.dumps([dataclasses.asdict(m) for m in rows]))
     failed = [m for m in rows if m.verdict == "FAIL"]
     return 1 if failed and not args.short else 0
 

@@ -128,7 +128,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `collectstatic` writes here; a server may put it elsewhere (the production smoke uses a temp dir).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -156,6 +157,26 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Cache: local memory by default (the laptop needs no Redis). A server with several gunicorn
+# workers sets CACHE_URL (or REDIS_URL), e.g. redis://127.0.0.1:6379/1, for one shared cache.
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "romme",
+        }
+    }
+
+# Faults and health: a database or disk fault answers 503 with a German page (romme.faults);
+# /healthz reports database, cache, disk space and the export jobs folder (romme.health).
+MIDDLEWARE += ["romme.faults.ServiceUnavailableMiddleware"]
+HEALTH_MIN_FREE_MB = int(os.environ.get("HEALTH_MIN_FREE_MB", "200"))
+if PRODUCTION:
+    # A monitor on the same machine asks http://127.0.0.1/healthz without TLS.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 LOGGING = {
     "version": 1,

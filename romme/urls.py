@@ -3,11 +3,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from . import views
+from . import health, views
+
+# A fault of the database or the disk raised in a middleware still gets the 503 page.
+handler500 = "romme.faults.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon),
+    path("healthz", health.healthz, name="healthz"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

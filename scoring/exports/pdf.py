@@ -1,9 +1,15 @@
 """PDF with WeasyPrint, which reads nothing but the app's own static files.
 
 The HTML comes from Django templates (autoescaped, so a name is text, never markup).
-WeasyPrint gets `StaticOnlyFetcher`: it serves `/static/...` from the staticfiles finders
-and `data:` URIs (the QR codes), and refuses everything else (http, https, file, ftp, ...)
-without opening it, whatever a player name or a note contains.
+WeasyPrint gets `StaticOnlyFetcher`: it serves `/static/...` and `data:` URIs (the QR codes),
+and refuses everything else (http, https, file, ftp, ...) without opening it, whatever a
+player name or a note contains.
+
+A static URL is read through the configured static storage first, so the names `{% static %}`
+gives with DEBUG off (the manifest's hashed `css/print.<hash>.css`) are found in STATIC_ROOT
+after `collectstatic`, even on a machine without the source tree. The staticfiles finders
+(the source folders) come first with DEBUG on, where STATIC_ROOT may hold stale copies, and
+are the fallback when nothing was collected.
 
 Progress: WeasyPrint logs "Creating layout - Page N" on its progress logger; a handler
 passes those records to the callback registered for the rendering thread.
@@ -21,6 +27,7 @@ from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -42,8 +49,8 @@ def _static_prefix() -> str:
     return prefix if prefix.endswith("/") else prefix + "/"
 
 
-def static_path(url: str) -> Path | None:
-    """The file behind a URL of the app's static files, or None."""
+def static_name(url: str) -> str | None:
+    """The static file's name (relative to STATIC_URL) behind a URL of ours, or None."""
     parts = urlsplit(url)
     origin = urlsplit(BASE_URL)
     if (parts.scheme, parts.netloc) != (origin.scheme, origin.netloc):
@@ -55,11 +62,45 @@ def static_path(url: str) -> Path | None:
     relative = path[len(prefix) :]
     if not relative or "\\" in relative or any(p in ("", ".", "..") for p in relative.split("/")):
         return None
+    return relative
+
+
+def _from_storage(name: str) -> bytes | None:
+    """The collected file (hashed or not) from the static storage, or None."""
     try:
-        found = finders.find(relative)
+        if not staticfiles_storage.exists(name):
+            return None
+        with staticfiles_storage.open(name) as handle:
+            return handle.read()
+    except Exception:  # SuspiciousFileOperation, no STATIC_ROOT, ...: not ours to serve.
+        return None
+
+
+def _from_finders(name: str) -> bytes | None:
+    """The source file from the staticfiles finders (the app folders), or None."""
+    try:
+        found = finders.find(name)
     except Exception:  # SuspiciousFileOperation and the like: not ours to serve.
         return None
-    return Path(found) if found else None
+    if not found:
+        return None
+    try:
+        return Path(found).read_bytes()
+    except OSError:
+        return None
+
+
+def static_content(url: str) -> tuple[str, bytes] | None:
+    """(name, bytes) of one of the app's static files behind `url`, or None."""
+    name = static_name(url)
+    if name is None:
+        return None
+    sources = (_from_finders, _from_storage) if settings.DEBUG else (_from_storage, _from_finders)
+    for source in sources:
+        content = source(name)
+        if content is not None:
+            return name, content
+    return None
 
 
 class StaticOnlyFetcher(URLFetcher):
@@ -71,12 +112,13 @@ class StaticOnlyFetcher(URLFetcher):
     def fetch(self, url, headers=None):
         if url.startswith("data:"):
             return _data_uri(url)
-        path = static_path(url)
-        if path is None:
+        found = static_content(url)
+        if found is None:
             log.warning("PDF export refused to fetch %r", url[:200])
             raise FetchRefused(f"not one of the app's static files: {url[:200]}")
-        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
+        name, content = found
+        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        return URLFetcherResponse(url, content, {"Content-Type": content_type})
 
 
 def _data_uri(url: str):

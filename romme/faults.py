@@ -1,0 +1,131 @@
+"""Faults a server meets answer 503 with a German page, never the generic 500.
+
+Database unavailable (PostgreSQL restarting, connection lost), disk full and a read-only
+database or folder are not bugs: the request can be sent again once the fault is gone. The
+page says what happened and that entries typed into the score-sheet grid are kept in the
+browser (the grid keeps an unsaved draft; see static/js/sheet.js).
+
+Two hooks catch them: `ServiceUnavailableMiddleware.process_exception` for exceptions of a
+view (with DEBUG on as well: the club laptop runs `make run`), and `server_error`
+(handler500) for exceptions in a middleware, such as saving the session.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import sys
+
+from django import db
+from django.http import HttpResponse, HttpResponseServerError, JsonResponse
+from django.template import loader
+
+log = logging.getLogger(__name__)
+
+DATABASE_UNAVAILABLE = "database"
+DISK_FULL = "disk_full"
+READ_ONLY = "read_only"
+
+RETRY_AFTER_SECONDS = 30
+
+# SQLSTATEs: read-only transaction, disk full, out of memory, too many connections,
+# cannot connect now (starting up / shutting down), admin shutdown, crash shutdown.
+_PG_READ_ONLY = {"25006"}
+_PG_DISK_FULL = {"53100"}
+_PG_UNAVAILABLE = {"53300", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"}
+
+_SQLITE_MESSAGES = (
+    ("database or disk is full", DISK_FULL),
+    ("readonly database", READ_ONLY),
+    ("read-only", READ_ONLY),
+    ("unable to open database", DATABASE_UNAVAILABLE),
+    ("database is locked", DATABASE_UNAVAILABLE),
+)
+
+
+def _chain(exc: BaseException | None):
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    return getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+
+
+def classify(exc: BaseException | None) -> str | None:
+    """DATABASE_UNAVAILABLE, DISK_FULL, READ_ONLY, or None for any other exception."""
+    for error in _chain(exc):
+        state = _sqlstate(error)
+        if state in _PG_READ_ONLY:
+            return READ_ONLY
+        if state in _PG_DISK_FULL:
+            return DISK_FULL
+        if isinstance(error, OSError) and not isinstance(error, ConnectionError):
+            if error.errno == errno.ENOSPC or error.errno == errno.EDQUOT:
+                return DISK_FULL
+            if error.errno == errno.EROFS:
+                return READ_ONLY
+        message = str(error).lower()
+        if isinstance(error, db.OperationalError | db.InternalError):
+            for text, kind in _SQLITE_MESSAGES:
+                if text in message:
+                    return kind
+        if "read-only transaction" in message:
+            return READ_ONLY
+    for error in _chain(exc):
+        if (state := _sqlstate(error)) and state in _PG_UNAVAILABLE:
+            return DATABASE_UNAVAILABLE
+        if isinstance(error, db.OperationalError | db.InterfaceError):
+            return DATABASE_UNAVAILABLE
+    return None
+
+
+def fault_response(request, kind: str) -> HttpResponse:
+    """The 503 answer: the German page, or JSON for a script that asked for JSON."""
+    accept = request.headers.get("Accept", "") if request is not None else ""
+    if "application/json" in accept and "text/html" not in accept:
+        response = JsonResponse({"error": "service_unavailable", "fault": kind}, status=503)
+    else:
+        html = loader.render_to_string("503.html", {"fault": kind})
+        response = HttpResponse(html, status=503, content_type="text/html; charset=utf-8")
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class ServiceUnavailableMiddleware:
+    """Turns a fault of the database or the disk raised by a view into a 503."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        kind = classify(exception)
+        if kind is None:
+            return None
+        log.error(
+            "503 (%s) for %s %s",
+            kind,
+            request.method,
+            request.path,
+            exc_info=(type(exception), exception, exception.__traceback__),
+        )
+        return fault_response(request, kind)
+
+
+def server_error(request, *args, **kwargs):
+    """handler500: a fault of the database or the disk still gets the 503 page."""
+    kind = classify(sys.exc_info()[1])
+    if kind is not None:
+        return fault_response(request, kind)
+    try:
+        template = loader.get_template("500.html")
+    except Exception:
+        return HttpResponseServerError("<h1>Server Error (500)</h1>", content_type="text/html")
+    return HttpResponseServerError(template.render())

@@ -1,0 +1,162 @@
+"""Database unavailable, disk full, read-only: 503 with a German page, nothing half-saved."""
+
+import errno
+import sqlite3
+from contextlib import contextmanager
+from unittest import mock
+
+import psycopg.errors
+import pytest
+from django import db as django_db
+from django.db.backends.utils import CursorWrapper
+from django.test import Client
+from django.urls import reverse
+
+from romme import faults
+from scoring.models import Hand, Sheet
+from tests.scoring.conftest import make_series, post_data, random_grid
+
+pytestmark = pytest.mark.django_db
+
+KEPT = "Ihre Eingaben in der Spielliste bleiben in diesem Browser erhalten"
+WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+@contextmanager
+def failing_sql(error, *, writes_only=True):
+    """Every SQL statement (or every write) raises `error` as the database driver would."""
+    original = CursorWrapper._execute
+
+    def execute(self, sql, params, *args):
+        if not writes_only or sql.lstrip().upper().startswith(WRITES):
+            if isinstance(error, psycopg.Error):
+                # What Django's wrapper makes of a psycopg error on PostgreSQL.
+                name = next(
+                    k.__name__ for k in type(error).__mro__ if hasattr(django_db, k.__name__)
+                )
+                raise getattr(django_db, name)(*error.args) from error
+            with self.db.wrap_database_errors:
+                raise error
+        return original(self, sql, params, *args)
+
+    with mock.patch.object(CursorWrapper, "_execute", execute):
+        yield
+
+
+@pytest.fixture
+def table(club_a):
+    _series, tables = make_series(club_a)
+    return tables[0]
+
+
+@pytest.fixture
+def scorer_client(scorer_a):
+    client = Client(raise_request_exception=False)
+    client.force_login(scorer_a)
+    return client
+
+
+def _save(client, table):
+    url = reverse("scoring:sheet_entry", args=[table.series_id, table.number])
+    return client.post(url, post_data(random_grid(seed=3)), HTTP_ACCEPT_LANGUAGE="de")
+
+
+def _page(response) -> str:
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith("text/html")
+    assert response["Retry-After"]
+    text = response.content.decode()
+    assert '<html lang="de">' in text and KEPT in text
+    assert "Fehler / Error" not in text
+    return text
+
+
+@pytest.mark.parametrize(
+    ("error", "says"),
+    [
+        (
+            sqlite3.OperationalError("database or disk is full"),
+            "Speicherplatz des Servers ist voll",
+        ),
+        (sqlite3.OperationalError("attempt to write a readonly database"), "schreibgeschützt"),
+        (
+            psycopg.errors.ReadOnlySqlTransaction(
+                "cannot execute INSERT in a read-only transaction"
+            ),
+            "schreibgeschützt",
+        ),
+        (psycopg.errors.DiskFull("could not extend file: No space left"), "Speicherplatz"),
+        (psycopg.errors.AdminShutdown("terminating connection"), "nicht erreichbar"),
+        (psycopg.OperationalError("connection refused"), "nicht erreichbar"),
+    ],
+)
+def test_a_failing_save_answers_503_and_keeps_the_database(scorer_client, table, error, says):
+    sheets, hands = Sheet.objects.count(), Hand.objects.count()
+    with failing_sql(error):
+        response = _save(scorer_client, table)
+    assert says in _page(response)
+    # Nothing half-written: the transaction of the save rolled back.
+    assert (Sheet.objects.count(), Hand.objects.count()) == (sheets, hands)
+    # The same save goes through once the fault is gone.
+    assert _save(scorer_client, table).status_code in (200, 302)
+    assert Hand.objects.count() > hands
+
+
+def test_database_unavailable_on_every_query(scorer_client):
+    with failing_sql(sqlite3.OperationalError("unable to open database file"), writes_only=False):
+        response = scorer_client.get(reverse("home"))
+    assert "nicht erreichbar" in _page(response)
+
+
+def test_interface_error_is_database_unavailable(scorer_client):
+    error = psycopg.InterfaceError("connection already closed")
+    with failing_sql(error, writes_only=False):
+        response = scorer_client.get(reverse("home"))
+    assert "nicht erreichbar" in _page(response)
+
+
+def test_disk_full_while_writing_a_file(scorer_client, table):
+    with mock.patch(
+        "scoring.services.save_sheet", side_effect=OSError(errno.ENOSPC, "No space left on device")
+    ):
+        response = _save(scorer_client, table)
+    assert "Speicherplatz des Servers ist voll" in _page(response)
+
+
+def test_a_fault_in_a_middleware_gets_the_page_too(scorer_client, settings):
+    # Exceptions outside the view (session, authentication) reach handler500.
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "tests.test_faults.DiskFullMiddleware"]
+    assert "Speicherplatz des Servers ist voll" in _page(scorer_client.get(reverse("home")))
+
+
+def test_a_script_asking_for_json_gets_json(scorer_client):
+    with failing_sql(sqlite3.OperationalError("unable to open database file"), writes_only=False):
+        response = scorer_client.get(reverse("home"), HTTP_ACCEPT="application/json")
+    assert response.status_code == 503
+    assert response.json() == {"error": "service_unavailable", "fault": "database"}
+
+
+def test_a_bug_is_still_a_500(scorer_client, table):
+    with mock.patch("scoring.services.save_sheet", side_effect=ValueError("a bug")):
+        response = _save(scorer_client, table)
+    assert response.status_code == 500
+    assert KEPT not in response.content.decode()
+
+
+def test_other_os_errors_and_programming_errors_are_not_faults():
+    from django.db import IntegrityError, ProgrammingError
+
+    assert faults.classify(OSError(errno.EACCES, "denied")) is None
+    assert faults.classify(IntegrityError("UNIQUE constraint failed")) is None
+    assert faults.classify(ProgrammingError("syntax error")) is None
+    assert faults.classify(ConnectionResetError(errno.ECONNRESET, "reset")) is None
+    assert faults.classify(OSError(errno.EROFS, "read-only file system")) == faults.READ_ONLY
+
+
+class DiskFullMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        self.get_response(request)
+        raise OSError(errno.ENOSPC, "No space left on device")
