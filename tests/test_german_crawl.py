@@ -8,7 +8,6 @@ must have no empty and no fuzzy entries.
 
 import html
 import re
-import subprocess
 from collections import deque
 from pathlib import Path
 from urllib.parse import urldefrag, urlparse
@@ -16,6 +15,7 @@ from urllib.parse import urldefrag, urlparse
 import pytest
 
 from tests.factories import user_with_role
+from tests.pdf_checks import page_texts
 from tests.standings_db.conftest import generated
 
 pytestmark = pytest.mark.django_db
@@ -141,10 +141,7 @@ def test_every_page_and_print_is_german(client, club_a, german_event):
     pdf_found = {}
     for url, response in pdfs:
         content = b"".join(response.streaming_content) if response.streaming else response.content
-        text = subprocess.run(
-            ["pdftotext", "-layout", "-", "-"], input=content, capture_output=True, check=True
-        ).stdout.decode()
-        text = " ".join(text.split())
+        text = " ".join(" ".join(page_texts(content)).split())
         hits = [p for p in phrases if p in text]
         if hits:
             pdf_found[url] = sorted(hits)[:5]
