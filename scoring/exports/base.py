@@ -149,7 +149,8 @@ def autodiscover() -> None:
         return
     from django.utils.module_loading import autodiscover_modules
 
-    import scoring.exports.exporters  # noqa: F401
+    import scoring.exports.exporters
+    import scoring.exports.wall  # noqa: F401
 
     autodiscover_modules("exporters")
     _discovered = True
