@@ -82,6 +82,21 @@ RULES: dict[str, RuleInfo] = _rules(
     ("meld.run-corner", "A run may not turn the corner (K-A-2) in this rule set.", SEED_000),
     ("meld.run-too-long", "A run turning the corner has at most thirteen cards.", SEED_004),
     (
+        "meld.run-not-in-order",
+        "Where runs may turn the corner, a run with an ace or a joker is written in order.",
+        SEED_004,
+    ),
+    (
+        "meld.jokers-exceed-deck",
+        "A meld holds more jokers than the rule set's deck has.",
+        f"{SEED_000}; {SEED_001}",
+    ),
+    (
+        "meld.card-count-exceeds-deck",
+        "A meld holds more copies of a card than the rule set's deck has.",
+        f"{SEED_000}; {SEED_004}",
+    ),
+    (
         "meld.first-meld-below-minimum",
         "The first meld is worth less than the rule set's minimum.",
         SEED_000,
@@ -143,6 +158,26 @@ RULES: dict[str, RuleInfo] = _rules(
         SEED_000,
     ),
     ("hand.winner-melded-nothing", "The player who went out must have melded.", SEED_004),
+    (
+        "hand.melds-below-first-meld",
+        "A player's own melds together are worth at least the first-meld minimum.",
+        SEED_000,
+    ),
+    (
+        "hand.laid-off-without-meld",
+        "A player lays off only after their own first meld.",
+        f"{SEED_000}; {SEED_001}",
+    ),
+    (
+        "hand.hand-romme-laid-off",
+        "No laying off in the turn of the first meld, the only turn of a hand Rommé.",
+        SEED_000,
+    ),
+    (
+        "hand.melded-cards-mismatch",
+        "The melded value written does not match the melds and lay-offs written.",
+        f"{SEED_001}; {SEED_004}",
+    ),
     # a whole sheet
     ("series.no-hands", "The sheet has no hands.", DOMAIN),
     ("series.dealer-rotation", "The deal passes clockwise after each hand.", SEED_000),

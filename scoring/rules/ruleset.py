@@ -77,7 +77,12 @@ _NON_NEGATIVE = (
     "win_points",
     "hand_romme_points",
 )
-_BOOL_FIELDS = ("dealer_extra_card", "runs_turn_corner", "stock_may_run_out")
+_BOOL_FIELDS = (
+    "dealer_extra_card",
+    "runs_turn_corner",
+    "stock_may_run_out",
+    "lay_off_needs_first_meld",
+)
 _STR_FIELDS = ("slug", "name", "source", "joker_swap", "profile")
 _PAIR_FIELDS = ("loser_bands", "table_bonus")
 
@@ -112,6 +117,9 @@ class RuleSet:
     runs_turn_corner: bool = False
     joker_swap: str = "any"  # "any", "set-of-four" (DSkV rule quoted in seed 000), "none"
     stock_may_run_out: bool = False  # a hand may end with nobody out
+    #: lay-offs only after one's own first meld, never in its turn (seed 000); seed 004
+    #: lets a player lay off in any turn
+    lay_off_needs_first_meld: bool = True
     profile: str = "minus"
     hand_romme_multiplier: int = 1  # multiplies hand points after a hand Rommé
     win_points: int = 5  # ranking_points
@@ -432,6 +440,7 @@ PRESETS: dict[str, RuleSet] = {
             meld_ace_corner=5,
             runs_turn_corner=True,
             joker_swap="none",
+            lay_off_needs_first_meld=False,
             profile="treppenromme",
             hand_romme_multiplier=2,
         ),
