@@ -166,7 +166,7 @@ def test_deck_wide_limit_names_the_seat():
         SeatResult(hand_points=15, cards=tuple(parse_cards("♠A")), melded=0),
     )
     h = HandResult(0, 0, seats)
-    problems = [p for p in check_hand(h, TREPPE, 3, hand=4)]
+    problems = check_hand(h, TREPPE, 3, hand=4)
     assert [(p.code, p.hand, p.seat, p.params) for p in problems] == [
         ("hand.card-count-exceeds-deck", 4, 2, {"card": "♠A", "count": 2, "deck": 1})
     ]
