@@ -90,3 +90,20 @@ def rule_text(code: str, params: dict[str, Any]) -> str | None:
     """The sentence for ``code``, or None when this module has none."""
     fn = _TEXTS.get(code)
     return fn(params) if fn is not None else None
+
+
+def tie_policy_text(policy: str) -> str:
+    """Which policy ranked the players (standings pages and exports)."""
+    if policy == "playoff":
+        return _(
+            "Ties: players level on total share the rank and play a playoff where it "
+            "matters (the rule set's tie policy)."
+        )
+    return _("Ties: the tie-break chain separates players level on total.")
+
+
+def tie_policy_label(policy: str) -> str:
+    """A short form for titles: "ties: playoff" or "ties: tie-break chain"."""
+    if policy == "playoff":
+        return _("ties: playoff")
+    return _("ties: tie-break chain")

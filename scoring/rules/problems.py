@@ -199,6 +199,11 @@ RULES: dict[str, RuleInfo] = _rules(
     ("ruleset.unknown-profile", "There is no scoring profile of this name.", ENGINE),
     ("ruleset.unknown-joker-swap", "There is no joker-swap rule of this name.", ENGINE),
     (
+        "ruleset.unknown-ties",
+        "The tie policy is 'playoff' (level totals are played off) or 'chain'.",
+        SEED_001,
+    ),
+    (
         "ruleset.bands-order",
         "Ranking bands rise in hand points and fall in points awarded.",
         DOMAIN,

@@ -39,6 +39,9 @@ PROFILE_INFO: dict[str, ProfileInfo] = {
 }
 
 JOKER_SWAP_RULES = ("any", "set-of-four", "none")
+#: how level totals are ranked: "playoff" (they stay level, share the rank and are played
+#: off where it matters; seed 001) or "chain" (the event's tie-break chain separates them)
+TIE_POLICIES = ("playoff", "chain")
 
 
 class RuleSetError(ValueError):
@@ -83,7 +86,7 @@ _BOOL_FIELDS = (
     "stock_may_run_out",
     "lay_off_needs_first_meld",
 )
-_STR_FIELDS = ("slug", "name", "source", "joker_swap", "profile")
+_STR_FIELDS = ("slug", "name", "source", "joker_swap", "profile", "ties")
 _PAIR_FIELDS = ("loser_bands", "table_bonus")
 
 
@@ -121,6 +124,8 @@ class RuleSet:
     #: lets a player lay off in any turn
     lay_off_needs_first_meld: bool = True
     profile: str = "minus"
+    #: "playoff" or "chain" (see TIE_POLICIES)
+    ties: str = "chain"
     hand_romme_multiplier: int = 1  # multiplies hand points after a hand Rommé
     win_points: int = 5  # ranking_points
     hand_romme_points: int = 8  # ranking_points
@@ -338,6 +343,8 @@ def _validate(rs: RuleSet) -> list[Problem]:
         bad("ruleset.bad-value", "players_max", min=rs.players_min)
     if rs.profile not in PROFILE_INFO:
         bad("ruleset.unknown-profile", "profile", known=sorted(PROFILE_INFO))
+    if rs.ties not in TIE_POLICIES:
+        bad("ruleset.unknown-ties", "ties", known=list(TIE_POLICIES))
     if rs.joker_swap not in JOKER_SWAP_RULES:
         bad("ruleset.unknown-joker-swap", "joker_swap", known=list(JOKER_SWAP_RULES))
     if rs.packs >= 1 and rs.jokers >= 0:
@@ -401,6 +408,7 @@ PRESETS: dict[str, RuleSet] = {
             source=SEED_001,
             **{**_GERMAN, "jokers": 4},
             profile="melded_minus_held",
+            ties="playoff",  # "players involved in the tie should play until the tie is broken"
         ),
         RuleSet(
             slug="ranking-points",

@@ -218,3 +218,52 @@ def test_every_preset_deck_is_its_own_limit(slug):
     rs = PRESETS[slug]
     full = deck(rs.packs, rs.jokers)
     assert deck_problems([SeatResult(cards=tuple(full))], rs, None) == []
+
+
+# --- 4. Ties --------------------------------------------------------------------------
+
+
+def test_seed_001_ties_play_on():
+    """seed 001: "In the event of a tie, player's involved in the tie should play until the
+    tie is broken." Its preset does not let the tie-break chain separate them."""
+    from scoring.standings_ties import ranking_chain
+
+    assert MELDED.ties == "playoff"
+    assert ranking_chain(("total", "hands_won", "lots"), MELDED.ties) == ("total",)
+    assert all(rs.ties == "chain" for slug, rs in PRESETS.items() if slug != MELDED.slug)
+    assert ranking_chain(("total", "hands_won"), GERMAN.ties) == ("total", "hands_won")
+    with pytest.raises(Exception) as err:
+        GERMAN.derive(ties="coin")
+    assert err.value.problems[0].code == "ruleset.unknown-ties"
+
+
+@FAST
+@given(
+    st.lists(
+        st.tuples(st.integers(-20, 20), st.integers(0, 5), st.integers(0, 50)),
+        min_size=2,
+        max_size=12,
+    ),
+    st.integers(1, 4),
+)
+def test_playoff_policy_never_separates_level_totals(rows, line):
+    from scoring import standings as core
+    from scoring.standings_ties import ranking_chain
+
+    entries = [
+        core.Entry(key=i, total=t, hands_won=w, hand_points=h) for i, (t, w, h) in enumerate(rows)
+    ]
+    chain = ranking_chain(core.DEFAULT_CHAIN, "playoff")
+    ranked = core.rank(entries, chain)
+    rank_of = {r.key: r.rank for r in ranked}
+    for a in entries:
+        for b in entries:
+            assert (rank_of[a.key] == rank_of[b.key]) == (a.total == b.total)
+    # every group level on total that crosses the prize line is proposed for a playoff
+    ties = core.ties_on_lines(ranked, [line])
+    for group in ties:
+        assert len({r.entry.total for r in group}) == 1
+    crossing = [
+        r for r in ranked if r.rank <= line < r.rank + sum(x.rank == r.rank for x in ranked) - 1
+    ]
+    assert {r.key for r in crossing} <= {r.key for g in ties for r in g}
