@@ -83,6 +83,23 @@ _TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
         )
         % _p(p, "melded", "cards_value")
     ),
+    "series.hand-after-target": lambda p: (
+        _(
+            "a player reached the target of %(target)s points in hand %(reached_in)s, which "
+            "ends the session; this hand and the ones after it cannot be played"
+        )
+        % _p(p, "target", "reached_in")
+    ),
+    "series.target-not-reached": lambda p: (
+        _(
+            "nobody has reached the target of %(target)s points yet; the session goes on "
+            "until a player does"
+        )
+        % _p(p, "target")
+    ),
+    "ruleset.unknown-ties": lambda p: _(
+        "ties are either played off (“playoff”) or separated by the tie-break chain (“chain”)"
+    ),
 }
 
 

@@ -334,8 +334,11 @@ def check_series(
     partial: bool = False,
 ) -> list[Problem]:
     """Every problem on a whole sheet: each hand's problems (``hand`` 1-based), the
-    clockwise rotation of the deal, and, unless ``partial`` (a draft), complete rounds
-    (everyone deals equally often) and ``planned_rounds`` rounds when given."""
+    clockwise rotation of the deal, and where the session ends
+    (:mod:`scoring.rules.sessions`): with ``ruleset.target_score``, in the hand where a
+    player reaches the target (no hand after it; unless ``partial``, the target is
+    reached); else, unless ``partial`` (a draft), complete rounds (everyone deals
+    equally often) and ``planned_rounds`` rounds when given."""
     problems: list[Problem] = []
     if table_size < 1:
         return [Problem("hand.table-size", params={"table_size": table_size})]
@@ -345,6 +348,7 @@ def check_series(
         return problems
     for no, h in enumerate(hands, start=1):
         problems.extend(check_hand(h, ruleset, table_size, hand=no))
+    bad = {p.hand for p in problems}  # hands that break a rule cannot count to a target
     first = hands[0].dealer
     for no, h in enumerate(hands, start=1):
         expected = (first + no - 1) % table_size
@@ -354,22 +358,9 @@ def check_series(
                     "series.dealer-rotation", no, None, {"dealer": h.dealer, "expected": expected}
                 )
             )
-    if not partial:
-        deals = [0] * table_size
-        for h in hands:
-            if 0 <= h.dealer < table_size:
-                deals[h.dealer] += 1
-        if len(set(deals)) > 1:
-            problems.append(Problem("series.unequal-deals", params={"deals": deals}))
-        if planned_rounds is not None and len(hands) != planned_rounds * table_size:
-            problems.append(
-                Problem(
-                    "series.round-count",
-                    params={
-                        "hands": len(hands),
-                        "expected_hands": planned_rounds * table_size,
-                        "planned_rounds": planned_rounds,
-                    },
-                )
-            )
+    from .sessions import session_problems  # sessions imports this module
+
+    problems.extend(
+        session_problems(hands, ruleset, table_size, planned_rounds, partial=partial, bad_hands=bad)
+    )
     return problems

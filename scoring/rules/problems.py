@@ -183,6 +183,16 @@ RULES: dict[str, RuleInfo] = _rules(
     ("series.dealer-rotation", "The deal passes clockwise after each hand.", SEED_000),
     ("series.unequal-deals", "Every player deals equally often (complete rounds).", DOMAIN),
     ("series.round-count", "The sheet has a different number of rounds than planned.", DOMAIN),
+    (
+        "series.hand-after-target",
+        "The session ended in the hand where a player reached the target score.",
+        SEED_004,
+    ),
+    (
+        "series.target-not-reached",
+        "A session played to a target score ends only when a player reaches it.",
+        SEED_004,
+    ),
     # rule sets
     ("ruleset.unknown-preset", "There is no preset with this slug.", ENGINE),
     ("ruleset.unknown-field", "A rule set has no setting of this name.", ENGINE),

@@ -124,6 +124,9 @@ class RuleSet:
     #: lets a player lay off in any turn
     lay_off_needs_first_meld: bool = True
     profile: str = "minus"
+    #: a session ends in the hand where a player's total reaches this (seed 004: "an
+    #: agreed number of points - for example 500 or 1000"); None: fixed rounds per dealer
+    target_score: int | None = None
     #: "playoff" or "chain" (see TIE_POLICIES)
     ties: str = "chain"
     hand_romme_multiplier: int = 1  # multiplies hand points after a hand Rommé
@@ -306,10 +309,10 @@ def _validate(rs: RuleSet) -> list[Problem]:
     for name in _STR_FIELDS:
         if not isinstance(getattr(rs, name), str):
             bad("ruleset.bad-type", name, expected="str")
-    if rs.hand_limit is not None and (
-        not isinstance(rs.hand_limit, int) or isinstance(rs.hand_limit, bool)
-    ):
-        bad("ruleset.bad-type", "hand_limit", expected="int or None")
+    for name in ("hand_limit", "target_score"):
+        v = getattr(rs, name)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            bad("ruleset.bad-type", name, expected="int or None")
     for name in _PAIR_FIELDS:
         v = getattr(rs, name)
         if not isinstance(v, tuple) or not all(
@@ -337,6 +340,8 @@ def _validate(rs: RuleSet) -> list[Problem]:
         bad("ruleset.bad-value", "hand_romme_multiplier", min=1)
     if rs.hand_limit is not None and rs.hand_limit < 1:
         bad("ruleset.bad-value", "hand_limit", min=1)
+    if rs.target_score is not None and rs.target_score < 1:
+        bad("ruleset.bad-value", "target_score", min=1)
     if rs.players_min < 2:
         bad("ruleset.bad-value", "players_min", min=2)
     if rs.players_max < rs.players_min:
@@ -449,6 +454,7 @@ PRESETS: dict[str, RuleSet] = {
             runs_turn_corner=True,
             joker_swap="none",
             lay_off_needs_first_meld=False,
+            target_score=500,
             profile="treppenromme",
             hand_romme_multiplier=2,
         ),

@@ -267,3 +267,72 @@ def test_playoff_policy_never_separates_level_totals(rows, line):
         r for r in ranked if r.rank <= line < r.rank + sum(x.rank == r.rank for x in ranked) - 1
     ]
     assert {r.key for r in crossing} <= {r.key for g in ties for r in g}
+
+
+# --- 3. Sessions to a target score ----------------------------------------------------
+
+
+def _treppe_hands(target):
+    rs = TREPPE.derive(target_score=target)
+    h1 = HandResult.from_points(0, 0, [None, 10, 15], melded=[40, 20, 0])  # 65, 20, 0
+    h2 = HandResult.from_points(1, 0, [None, 5, 6], melded=[30, 0, 10])  # 106, 20, 10
+    h3 = HandResult.from_points(2, 1, [7, None, 8], melded=[0, 30, 0])
+    return rs, [h1, h2, h3]
+
+
+def series_codes(problems):
+    return [(p.code, p.hand) for p in problems]
+
+
+def test_seed_004_session_ends_when_a_player_reaches_the_target():
+    """seed 004: "The overall winner of a session is the player who achieves an agreed
+    number of points - for example 500 or 1000 - after several games." The sheet ends in
+    the hand where seat 1 reaches 100, although only seats 1 and 2 dealt."""
+    from scoring.rules import check_series
+
+    assert TREPPE.target_score == 500 and GERMAN.target_score is None
+    rs, (h1, h2, h3) = _treppe_hands(100)
+    assert check_series([h1, h2], rs, 3) == []
+    assert check_series([h1, h2], rs, 3, planned_rounds=1) == []  # rounds do not apply
+    assert series_codes(check_series([h1, h2, h3], rs, 3)) == [("series.hand-after-target", 3)]
+    assert series_codes(check_series([h1], rs, 3)) == [("series.target-not-reached", None)]
+    assert check_series([h1], rs, 3, partial=True) == []
+    # Without a target the same sheet needs complete rounds.
+    fixed = rs.derive(target_score=None)
+    assert series_codes(check_series([h1, h2], fixed, 3)) == [("series.unequal-deals", None)]
+
+
+def test_target_score_is_validated():
+    for bad in (0, -5, "500", True):
+        with pytest.raises(Exception) as err:
+            TREPPE.derive(target_score=bad)
+        assert err.value.problems[0].params["field"] == "target_score"
+    assert TREPPE.derive(target_score=1000).overrides() == {"target_score": 1000}
+    assert TREPPE.derive(target_score=None).overrides() == {"target_score": None}
+
+
+@FAST
+@given(st.integers(3, 4), st.integers(30, 400), st.integers(0, 2**32))
+def test_random_sessions_end_exactly_at_the_target(n, target, seed):
+    from scoring.rules import check_series, random_hand, score_hand
+    from scoring.rules.sessions import target_hand
+
+    rs = TREPPE.derive(target_score=target)
+    rng = random.Random(seed)
+    hands, totals, ended = [], [0] * n, None
+    for k in range(60):
+        h = random_hand(rs, n, rng, dealer=k % n)
+        hands.append(h)
+        totals = [t + p for t, p in zip(totals, score_hand(h, rs, n), strict=True)]
+        if max(totals) >= target:
+            ended = k + 1
+            break
+    assert target_hand(hands, rs, n) == ended
+    if ended is None:
+        assert series_codes(check_series(hands, rs, n)) == [("series.target-not-reached", None)]
+        return
+    assert check_series(hands, rs, n) == []
+    extra = random_hand(rs, n, rng, dealer=ended % n)
+    assert series_codes(check_series([*hands, extra], rs, n)) == [
+        ("series.hand-after-target", ended + 1)
+    ]
