@@ -97,6 +97,10 @@ _TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {
         )
         % _p(p, "target")
     ),
+    "hand.loser-cards-needed": lambda p: _(
+        "this scoring counts the jokers left in hand: write the cards (e.g. “Jo A K 7”), "
+        "not only the hand points"
+    ),
     "ruleset.unknown-ties": lambda p: _(
         "ties are either played off (“playoff”) or separated by the tie-break chain (“chain”)"
     ),

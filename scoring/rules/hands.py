@@ -225,6 +225,7 @@ def check_hand(
 
     min_pts, max_pts, max_cards, max_melded, first_min = _limits(ruleset, table_size)
     needs_melded = ruleset.needs_melded
+    needs_cards = ruleset.needs_cards
     values = ruleset.hand_values
     total = 0
     losers = 0
@@ -284,6 +285,8 @@ def check_hand(
                     )
                 total += pts
                 losers += 1
+            if needs_cards and cards is None:
+                problems.append(Problem("hand.loser-cards-needed", hand, i))
             if cards is not None and len(cards) > max_cards:
                 problems.append(
                     Problem(

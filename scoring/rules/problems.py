@@ -123,6 +123,11 @@ RULES: dict[str, RuleInfo] = _rules(
         DOMAIN,
     ),
     ("hand.loser-points-missing", "A loser's hand points or cards are missing.", DOMAIN),
+    (
+        "hand.loser-cards-needed",
+        "The scoring profile counts the jokers a loser holds: write the loser's cards.",
+        "issue 12 (DRoV-style ranking table)",
+    ),
     ("hand.loser-below-minimum", "A loser holds at least one card (2 hand points).", DOMAIN),
     (
         "hand.loser-above-maximum",

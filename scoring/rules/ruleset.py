@@ -35,6 +35,19 @@ PROFILE_INFO: dict[str, ProfileInfo] = {
             "skat_style", False, True, ("win_bonus", "table_bonus", "hand_romme_multiplier")
         ),
         ProfileInfo("treppenromme", True, True, ("hand_romme_multiplier",)),
+        ProfileInfo(
+            "ranking_table",
+            True,
+            True,
+            (
+                "win_points",
+                "hand_romme_points",
+                "melded_loser_bands",
+                "melded_loser_rest",
+                "unmelded_loser_points",
+                "joker_in_hand_points",
+            ),
+        ),
     )
 }
 
@@ -69,6 +82,9 @@ _INT_FIELDS = (
     "win_points",
     "hand_romme_points",
     "win_bonus",
+    "melded_loser_rest",
+    "unmelded_loser_points",
+    "joker_in_hand_points",
 )
 _NON_NEGATIVE = (
     "joker_points",
@@ -87,7 +103,7 @@ _BOOL_FIELDS = (
     "lay_off_needs_first_meld",
 )
 _STR_FIELDS = ("slug", "name", "source", "joker_swap", "profile", "ties")
-_PAIR_FIELDS = ("loser_bands", "table_bonus")
+_PAIR_FIELDS = ("loser_bands", "table_bonus", "melded_loser_bands")
 
 
 @dataclass(frozen=True)
@@ -133,6 +149,13 @@ class RuleSet:
     win_points: int = 5  # ranking_points
     hand_romme_points: int = 8  # ranking_points
     loser_bands: tuple[tuple[int, int], ...] = ((10, 3), (20, 2), (30, 1))  # (up to, points)
+    #: ranking_table: a loser who melded scores the first band (up to, points) their hand
+    #: points fit, else melded_loser_rest; a loser who never melded unmelded_loser_points;
+    #: every joker a loser holds adds joker_in_hand_points (a penalty when negative)
+    melded_loser_bands: tuple[tuple[int, int], ...] = ((30, 2),)
+    melded_loser_rest: int = 1
+    unmelded_loser_points: int = 0
+    joker_in_hand_points: int = -1
     win_bonus: int = 50  # skat_style
     table_bonus: tuple[tuple[int, int], ...] = ((2, 60), (3, 40), (4, 30), (5, 24), (6, 20))
 
@@ -150,6 +173,11 @@ class RuleSet:
     def needs_melded(self) -> bool:
         """Whether the profile needs each player's melded value (melded columns)."""
         return PROFILE_INFO[self.profile].needs_melded
+
+    @cached_property
+    def needs_cards(self) -> bool:
+        """Whether the profile needs each loser's cards (it counts the jokers held)."""
+        return self.profile == "ranking_table" and self.joker_in_hand_points != 0
 
     @property
     def higher_is_better(self) -> bool:
@@ -362,14 +390,15 @@ def _validate(rs: RuleSet) -> list[Problem]:
                 dealt=dealt,
                 deck_size=rs.deck_size,
             )
-    bounds = [b for b, _ in rs.loser_bands]
-    points = [p for _, p in rs.loser_bands]
-    if (
-        any(a >= b for a, b in itertools.pairwise(bounds))
-        or any(a < b for a, b in itertools.pairwise(points))
-        or any(p < 0 for p in points)
-    ):
-        bad("ruleset.bands-order", "loser_bands")
+    for name in ("loser_bands", "melded_loser_bands"):
+        bounds = [b for b, _ in getattr(rs, name)]
+        points = [p for _, p in getattr(rs, name)]
+        if (
+            any(a >= b for a, b in itertools.pairwise(bounds))
+            or any(a < b for a, b in itertools.pairwise(points))
+            or any(p < 0 for p in points)
+        ):
+            bad("ruleset.bands-order", name)
     if rs.profile == "skat_style":
         sizes = {s for s, _ in rs.table_bonus}
         missing = [n for n in range(rs.players_min, rs.players_max + 1) if n not in sizes]
@@ -424,6 +453,22 @@ PRESETS: dict[str, RuleSet] = {
             win_points=5,
             hand_romme_points=8,
             loser_bands=((10, 3), (20, 2), (30, 1)),
+        ),
+        RuleSet(
+            slug="drov-ranking-points",
+            name="German Rummy, ranking points by the DRoV-style table (values unverified)",
+            source=(
+                "issue 12 (an independent implementation's DRoV table; the DRoV's own "
+                f"text was not found): bands as parameters; cards: {SEED_000}"
+            ),
+            **_GERMAN,
+            profile="ranking_table",
+            win_points=3,
+            hand_romme_points=6,
+            melded_loser_bands=((30, 2),),
+            melded_loser_rest=1,
+            unmelded_loser_points=0,
+            joker_in_hand_points=-1,
         ),
         RuleSet(
             slug="skat-style",

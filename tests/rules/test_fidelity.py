@@ -336,3 +336,95 @@ def test_random_sessions_end_exactly_at_the_target(n, target, seed):
     assert series_codes(check_series([*hands, extra], rs, n)) == [
         ("series.hand-after-target", ended + 1)
     ]
+
+
+# --- 5. Ranking points: the parametric profile and the DRoV-style table ----------------
+
+DROV = PRESETS["drov-ranking-points"]
+RANKING = PRESETS["ranking-points"]
+
+
+def _drov_hand(winner_romme=False):
+    cards = [None, "7 5 3", "K D B 10 Jo", "Jo Jo 2"]
+    melded = [60, 45, 40, 0]
+    seats = tuple(
+        SeatResult(
+            hand_points=0 if c is None else None,
+            cards=() if c is None else tuple(parse_cards(c, allow_suitless=True)),
+            melded=m,
+        )
+        for c, m in zip(cards, melded, strict=True)
+    )
+    return HandResult(0, 0, seats, winner_romme)
+
+
+def test_drov_table_as_issue_12_describes_it():
+    """issue 12: "2 points for a melded loser with at most 30 hand points and 1 above, 0
+    or -1 for a loser who never melded, more for hand Rommé, the joker-in-hand penalty".
+    Seat 2 melded and holds 15; seat 3 melded and holds 70 with a joker; seat 4 never
+    melded and holds two jokers."""
+    from scoring.rules import score_hand
+
+    h = _drov_hand()
+    assert check_hand(h, DROV, 4) == []
+    assert score_hand(h, DROV, 4) == (DROV.win_points, 2, 1 - 1, 0 - 2)
+    romme = _drov_hand(winner_romme=True)
+    assert score_hand(romme, DROV, 4)[0] == DROV.hand_romme_points > DROV.win_points
+    minus_one = DROV.derive(unmelded_loser_points=-1)
+    assert score_hand(h, minus_one, 4)[3] == -1 - 2
+
+
+def test_parametric_ranking_points_preset_is_kept():
+    """romme-domain.md profile 3: 5 for going out, 8 for a hand Rommé, 3-2-1 by bands."""
+    assert (RANKING.profile, RANKING.win_points, RANKING.hand_romme_points) == (
+        "ranking_points",
+        5,
+        8,
+    )
+    assert RANKING.loser_bands == ((10, 3), (20, 2), (30, 1))
+
+
+def test_drov_table_needs_the_cards_to_count_jokers():
+    h = HandResult.from_points(0, 0, [None, 15, 70, 25], melded=[60, 45, 40, 0])
+    assert [(p.code, p.seat) for p in check_hand(h, DROV, 4)] == [
+        ("hand.loser-cards-needed", 1),
+        ("hand.loser-cards-needed", 2),
+        ("hand.loser-cards-needed", 3),
+    ]
+    no_penalty = DROV.derive(joker_in_hand_points=0)
+    assert check_hand(h, no_penalty, 4) == []
+
+
+@FAST
+@given(
+    st.integers(2, 257),
+    st.integers(0, 6),
+    st.booleans(),
+    st.integers(5, 60),
+    st.integers(0, 4),
+    st.integers(-3, 0),
+)
+def test_drov_bands_are_parameters(held, jokers, melded, bound, inside, joker_pts):
+    from scoring.rules import score_hand
+
+    rs = DROV.derive(
+        melded_loser_bands=((bound, inside + 1),),
+        melded_loser_rest=inside,
+        joker_in_hand_points=joker_pts,
+    )
+    cards = (Card(Rank.JOKER),) * jokers
+    loser = SeatResult(hand_points=held, melded=40 if melded else 0)
+    h = HandResult(0, 0, (SeatResult(0, (), 50), loser))
+    rs_nojoker = rs.derive(joker_in_hand_points=0)
+    base = score_hand(h, rs_nojoker, 2)[1]
+    if melded:
+        assert base == (inside + 1 if held <= bound else inside)
+    else:
+        assert base == rs.unmelded_loser_points
+    with_cards = HandResult(
+        0, 0, (SeatResult(0, (), 50), SeatResult(cards=cards, melded=loser.melded))
+    )
+    if jokers:
+        assert score_hand(with_cards, rs, 2)[1] - score_hand(with_cards, rs_nojoker, 2)[1] == (
+            joker_pts * jokers
+        )
