@@ -428,3 +428,111 @@ def test_drov_bands_are_parameters(held, jokers, melded, bound, inside, joker_pt
         assert score_hand(with_cards, rs, 2)[1] - score_hand(with_cards, rs_nojoker, 2)[1] == (
             joker_pts * jokers
         )
+
+
+# --- 6. Play rules a written sheet can reveal ------------------------------------------
+
+
+def _seat(melds=None, laid=None, cards=None, melded=None, points=None):
+    return SeatResult(
+        hand_points=points,
+        cards=None if cards is None else tuple(parse_cards(cards, allow_suitless=True)),
+        melded=melded,
+        melds=None if melds is None else tuple(tuple(parse_cards(m)) for m in melds),
+        laid_off=None if laid is None else tuple(parse_cards(laid)),
+    )
+
+
+def play_codes(h, rs, n):
+    return [(p.code, p.seat) for p in check_hand(h, rs, n)]
+
+
+def test_seed_000_no_laying_off_in_the_first_meld_turn():
+    """seed 000: "Players may not lay off cards onto existing melds when making their
+    first melds." A hand Rommé is a single turn, so its winner cannot have laid off."""
+    winner = _seat(melds=["♠8 ♠9 ♠10 ♠B", "♥D ♦D ♣D"], laid="♥5", cards="")
+    loser = _seat(cards="7 5")
+    h = HandResult(0, 0, (winner, loser), hand_romme=True)
+    assert play_codes(h, GERMAN, 2) == [("hand.hand-romme-laid-off", 0)]
+    assert play_codes(HandResult(0, 0, (winner, loser)), GERMAN, 2) == []
+
+
+def test_seed_000_lay_off_only_after_ones_own_first_meld():
+    """seed 000: "A player who has made an initial meld may at any time, when it is that
+    player's turn, lay off individual cards to melds already made"."""
+    winner = _seat(melds=["♠8 ♠9 ♠10 ♠B", "♥2 ♦2 ♣2"], cards="")
+    loser = _seat(laid="♠D", cards="7 5")
+    h = HandResult(0, 0, (winner, loser))
+    assert play_codes(h, GERMAN, 2) == [("hand.laid-off-without-meld", 1)]
+    # seed 004: "the same player may put hand cards on any of the combinations on the
+    # table including the opponent's" - no own meld needed in Treppenrommé.
+    tw = _seat(melds=["♠8 ♠9 ♠10 ♠B"], cards="", melded=37)
+    tl = _seat(laid="♠D", cards="7 5", melded=10)
+    assert play_codes(HandResult(0, 0, (tw, tl)), TREPPE, 2) == []
+
+
+def test_seed_000_first_meld_at_least_40():
+    """seed 000: "For the first meld by each player, the cards being melded must have a
+    value of at least 40 points"."""
+    winner = _seat(melds=["♠8 ♠9 ♠10 ♠B"], cards="")  # 37
+    loser = _seat(cards="7 5")
+    assert play_codes(HandResult(0, 0, (winner, loser)), GERMAN, 2) == [
+        ("hand.melds-below-first-meld", 0)
+    ]
+    winner = _seat(melds=["♠8 ♠9 ♠10 ♠B", "♥2 ♦2 ♣2"], cards="")  # 43
+    assert play_codes(HandResult(0, 0, (winner, loser)), GERMAN, 2) == []
+
+
+def test_seed_004_recorder_notes_75():
+    """seed 004: "Bob melds the following combinations: 6-6-6 (18), D-K-A-2-3 (30). He
+    also adds to combinations that have already been played: B, 7, 10 (27). The recorder
+    notes for him: 18+30+27=75 points." """
+
+    def bob(melded):
+        return SeatResult(
+            hand_points=5,
+            cards=tuple(parse_cards("5", allow_suitless=True)),
+            melded=melded,
+            melds=(
+                tuple(parse_cards("6 6 6", allow_suitless=True)),
+                tuple(parse_cards("D K A 2 3", allow_suitless=True)),
+            ),
+            laid_off=tuple(parse_cards("B 7 10", allow_suitless=True)),
+        )
+
+    ann = _seat(melds=["♥7 ♥8 ♥9"], cards="", melded=24)
+    assert play_codes(HandResult(0, 0, (ann, bob(75))), TREPPE, 2) == []
+    assert play_codes(HandResult(0, 0, (ann, bob(76))), TREPPE, 2) == [
+        ("hand.melded-cards-mismatch", 1)
+    ]
+
+
+@FAST
+@given(st.integers(0, 2**32), st.booleans())
+def test_melded_value_is_the_sum_of_the_melds_written(seed, off_by_one):
+    rng = random.Random(seed)
+    rs = TREPPE
+    suit = rng.choice(list(Suit))
+    start, length = rng.randrange(13), rng.randint(3, 8)
+    run = tuple(Card(CYCLE[(start + k) % 13], suit) for k in range(length))
+    value = check_meld(run, rs).value
+    melded = value + (1 if off_by_one else 0)
+    winner = SeatResult(0, (), melded, melds=(run,))
+    loser = SeatResult(hand_points=None, cards=(Card(Rank.TWO, None),), melded=0)
+    codes_ = [p.code for p in check_hand(HandResult(0, 0, (winner, loser)), rs, 2)]
+    assert codes_ == (["hand.melded-cards-mismatch"] if off_by_one else [])
+
+
+def test_from_dict_reads_melds_and_lay_offs():
+    h = HandResult.from_dict(
+        {
+            "dealer": 0,
+            "winner": 0,
+            "seats": [
+                {"hand_points": 0, "melds": ["♠8 ♠9 ♠10 ♠B", "♥D ♦D ♣D"]},  # 67
+                {"cards": "7 5", "laid_off": "♠D"},
+            ],
+        }
+    )
+    assert play_codes(h, GERMAN, 2) == [("hand.laid-off-without-meld", 1)]
+    assert HandResult.from_dict(h.to_dict()) == h
