@@ -27,7 +27,10 @@ melds"; "A player who has made an initial meld may ... lay off"), 001, 004.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .cards import Card, Rank
@@ -39,7 +42,9 @@ if TYPE_CHECKING:
     from .hands import SeatResult
 
 
-def _seat_cards(s: SeatResult) -> list[Card]:
+def _seat_cards(s: SeatResult) -> Sequence[Card]:
+    if s.melds is None and s.laid_off is None:
+        return s.cards or ()
     cards = list(s.cards or ())
     for m in s.melds or ():
         cards.extend(m)
@@ -51,6 +56,8 @@ def deck_problems(seats: Sequence[SeatResult], ruleset: RuleSet, hand: int | Non
     """Cards more often at the table than the deck holds, each named at the seat whose
     cards pass the limit (``count`` is the number at the whole table)."""
     per_seat = [_seat_cards(s) for s in seats]
+    if not _any_over(per_seat, ruleset):
+        return []
     totals: dict[tuple[str, int | Card], int] = {}
     for cards in per_seat:
         for c in cards:
@@ -77,6 +84,34 @@ def deck_problems(seats: Sequence[SeatResult], ruleset: RuleSet, hand: int | Non
                         )
                     )
     return problems
+
+
+_KEY = attrgetter("key")
+#: keys of suitless natural cards (rank * 5 + 0): only they can pass a rank's limit
+#: without passing a card's
+_SUITLESS_KEYS = frozenset(int(r) * 5 for r in Rank if r)
+
+
+def _any_over(per_seat: Sequence[Sequence[Card]], ruleset: RuleSet) -> bool:
+    """Fast path: whether any card passes the deck (``Card.key`` is rank * 5 + suit; the
+    joker's key is 0)."""
+    counts = Counter(map(_KEY, chain.from_iterable(per_seat)))
+    if counts.pop(0, 0) > ruleset.jokers:
+        return True
+    if not counts:
+        return False
+    packs = ruleset.packs
+    suitless = counts.keys() & _SUITLESS_KEYS
+    if not suitless:
+        return max(counts.values()) > packs  # per card within the deck: per rank too
+    per_rank: dict[int, int] = {}
+    for key, k in counts.items():
+        rank, suit = divmod(key, 5)
+        if suit and k > packs:
+            return True
+        per_rank[rank] = per_rank.get(rank, 0) + k
+    limit = 4 * packs
+    return any(k > limit for k in per_rank.values())
 
 
 def _keys(c: Card) -> tuple[tuple[str, int | Card], ...]:
