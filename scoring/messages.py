@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
+from scoring.messages_rules import rule_text
 from scoring.rules import RULES, Problem
 
 
@@ -175,6 +176,9 @@ def _text(problem: Problem, seat_names: Sequence[str]) -> str:
         return _("the melded value “%(text)s” is not a whole number") % {"text": p.get("text", "")}
     if code == "input.bad-first-dealer":
         return _("the first dealer is not a seat at this table")
+    text = rule_text(code, p)
+    if text is not None:
+        return text
     if code in RULES:
         return RULES[code].summary
     return code

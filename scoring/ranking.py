@@ -24,7 +24,9 @@ from clubs.permissions import SCORER, has_role
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Series, Table
 
 from . import standings as core
+from .messages_rules import tie_policy_text
 from .models import HandSeat, Sheet
+from .standings_ties import ranking_chain
 
 INDIVIDUAL, PAIR, TEAM = "individual", "pair", "team"
 COMPETITIONS = (INDIVIDUAL, PAIR, TEAM)
@@ -259,6 +261,11 @@ class EventStanding:
     ties: list[list[StandingRow]]  # ties on the prize lines (overall individual only)
     lots_seed: int | None
     days: list[int] = field(default_factory=list)
+    ties_policy: str = "chain"  # the rule set's tie policy ("playoff" or "chain")
+
+    @property
+    def ties_policy_text(self) -> str:
+        return tie_policy_text(self.ties_policy)
 
 
 def _visible_series(event: Event, only_published: bool) -> list[dict]:
@@ -376,8 +383,11 @@ def event_standing(
             playoff_results.append(r)
 
     info = _participant_info(event)
-    chain = core.normalize_chain(event.tie_break_chain or core.DEFAULT_CHAIN)
-    hib = event.ruleset.higher_is_better
+    ruleset = event.ruleset
+    chain = ranking_chain(
+        core.normalize_chain(event.tie_break_chain or core.DEFAULT_CHAIN), ruleset.ties
+    )
+    hib = ruleset.higher_is_better
     numbers = [s["number"] for s in counted]
 
     if competition == INDIVIDUAL:
@@ -426,6 +436,7 @@ def event_standing(
         ties=[],
         lots_seed=event.lots_seed,
         days=days,
+        ties_policy=ruleset.ties,
     )
     if competition == INDIVIDUAL and scope == OVERALL:
         lines = [int(x) for x in (event.prize_lines or [1])]

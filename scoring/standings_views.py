@@ -441,6 +441,7 @@ def api_standings(request, pk):
             "series_counted": standing.counted_series,
             "provisional": standing.provisional,
             "chain": list(standing.chain),
+            "ties": {"policy": standing.ties_policy, "text": standing.ties_policy_text},
             "lots_seed": standing.lots_seed,
             "rows": [_row_json(r, competition) for r in standing.rows],
         },

@@ -10,8 +10,19 @@ from . import services
 from .models import Event, Group, Participant, Season, Series
 
 # The common overrides offered when an event is created: (field, label).
-OVERRIDE_FIELDS = ("joker_points", "first_meld_minimum", "hand_romme_multiplier")
+OVERRIDE_FIELDS = (
+    "joker_points",
+    "first_meld_minimum",
+    "hand_romme_multiplier",
+    "target_score",
+    "ties",
+)
 YES_NO_PRESET = [("", _("as the rule set says")), ("yes", _("yes")), ("no", _("no"))]
+TIES_CHOICES = [
+    ("", _("as the rule set says")),
+    ("playoff", _("level totals share the rank and are played off")),
+    ("chain", _("the tie-break chain separates them")),
+]
 
 
 class EventForm(forms.ModelForm):
@@ -32,6 +43,16 @@ class EventForm(forms.ModelForm):
         required=False,
         help_text=_("Leave empty for the rule set's value."),
     )
+    target_score = forms.IntegerField(
+        label=_("a session ends when a player reaches"),
+        required=False,
+        min_value=0,
+        help_text=_(
+            "Points, e.g. 500 (Treppenrommé). 0: no target, a fixed number of rounds per "
+            "dealer. Leave empty for the rule set's value."
+        ),
+    )
+    ties = forms.ChoiceField(label=_("ties"), choices=TIES_CHOICES, required=False)
     stock_may_run_out = forms.TypedChoiceField(
         label=_("a hand may end when the stock runs out"),
         choices=YES_NO_PRESET,
@@ -81,6 +102,8 @@ class EventForm(forms.ModelForm):
             overrides = self.instance.ruleset_overrides or {}
             for name in OVERRIDE_FIELDS:
                 self.fields[name].initial = overrides.get(name)
+            if "target_score" in overrides and overrides["target_score"] is None:
+                self.fields["target_score"].initial = 0
             if "stock_may_run_out" in overrides:
                 self.fields["stock_may_run_out"].initial = (
                     "yes" if overrides["stock_may_run_out"] else "no"
@@ -92,8 +115,10 @@ class EventForm(forms.ModelForm):
             overrides = dict(self.instance.ruleset_overrides or {}) if self.instance.pk else {}
             for name in (*OVERRIDE_FIELDS, "stock_may_run_out"):
                 overrides.pop(name, None)
-                if data.get(name) is not None:
+                if data.get(name) not in (None, ""):
                     overrides[name] = data[name]
+            if overrides.get("target_score") == 0:
+                overrides["target_score"] = None  # 0: fixed rounds, no target
             try:
                 ruleset = PRESETS[data["ruleset_slug"]].derive(**overrides)
             except RuleSetError as error:

@@ -85,6 +85,7 @@ PRESET_LABELS = {
     "german-minus-20": _("German Rummy, joker 20, dealer's 14th card"),
     "melded-minus-held": _("German Rummy, melded minus held (4 jokers)"),
     "ranking-points": _("German Rummy, ranking points 5 / 8 / 3-2-1"),
+    "drov-ranking-points": _("German Rummy, ranking points by the DRoV-style table"),
     "skat-style": _("German Rummy, skat-style performance points"),
     "treppenromme": _("Treppenrommé"),
 }

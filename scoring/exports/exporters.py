@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from clubs.permissions import SCORER
 from clubs.selectors import club_members
 from scoring import ranking
+from scoring.messages_rules import tie_policy_label
 from scoring.models import Hand, HandSeat, Sheet
 from tournaments.models import Group, Participant, Season, Seat, Series, Table
 
@@ -502,6 +503,7 @@ def _standing_table(standing, pending: dict[int, set[int]], title: str, sheet_na
     if provisional:
         columns.append(Column("provisional", _("Provisional: sheets not confirmed"), width=14))
         title = f"{title} ({_('provisional')})"
+    title = f"{title} · {tie_policy_label(standing.ties_policy)}"
     return ExportTable(title, columns, rows, sheet_name=sheet_name)
 
 

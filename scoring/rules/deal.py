@@ -43,6 +43,7 @@ def random_hand(
     needs them) adds melded values. This is a plausible end of a hand, not a
     simulation of play.
     """
+    keep_cards = keep_cards or ruleset.needs_cards
     dk = _deck(ruleset)
     extra_pool = 0 if ruleset.hand_limit is not None else 4 * table_size
     need = min(len(dk), ruleset.cards_dealt * table_size + 1 + extra_pool)

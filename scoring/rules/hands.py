@@ -10,9 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import SUIT_BY_NUMBER, Card, CardParseError, Rank, format_cards, parse_cards
+from .cards import Card, CardParseError, format_cards, parse_cards
 from .problems import Problem
 from .ruleset import RuleSet
+from .table_cards import deck_problems, play_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +23,18 @@ class SeatResult:
     Give ``hand_points`` or ``cards`` (or both: they must agree); with cards, the
     points are computed from them. ``melded`` is the melded value, needed by profiles
     with ``ruleset.needs_melded``. ``hand_romme`` lets a sheet mark the hand Rommé in a
-    seat's column; only the winner may carry it.
+    seat's column; only the winner may carry it. ``melds`` and ``laid_off`` (optional,
+    card level) are checked by :mod:`scoring.rules.table_cards`.
     """
 
     hand_points: int | None = None
     cards: tuple[Card, ...] | None = None
     melded: int | None = None
     hand_romme: bool = False
+    #: the melds this seat laid down itself, each in the order written (card level)
+    melds: tuple[tuple[Card, ...], ...] | None = None
+    #: cards this seat laid off on melds already on the table (card level)
+    laid_off: tuple[Card, ...] | None = None
 
     def points(self, ruleset: RuleSet) -> int | None:
         """Hand points: from the cards when given, else as written."""
@@ -90,20 +96,26 @@ class HandResult:
             if s is None or isinstance(s, int):
                 seats.append(SeatResult(hand_points=s))
                 continue
-            cards = s.get("cards")
-            if cards is not None:
-                try:
-                    cards = _to_cards(cards)
-                except CardParseError as err:
-                    err.seat = i
-                    err.problem = Problem(err.code, seat=i, params=err.problem.params)
-                    raise
+            try:
+                cards = s.get("cards")
+                cards = None if cards is None else _to_cards(cards)
+                melds = s.get("melds")
+                if melds is not None:
+                    melds = tuple(_to_cards(m) for m in melds)
+                laid = s.get("laid_off")
+                laid = None if laid is None else _to_cards(laid)
+            except CardParseError as err:
+                err.seat = i
+                err.problem = Problem(err.code, seat=i, params=err.problem.params)
+                raise
             seats.append(
                 SeatResult(
                     hand_points=s.get("hand_points"),
                     cards=cards,
                     melded=s.get("melded"),
                     hand_romme=bool(s.get("hand_romme", False)),
+                    melds=melds,
+                    laid_off=laid,
                 )
             )
         return cls(
@@ -125,6 +137,12 @@ class HandResult:
                     "cards": None if s.cards is None else format_cards(s.cards, " "),
                     "melded": s.melded,
                     "hand_romme": s.hand_romme,
+                    **(
+                        {}
+                        if s.melds is None
+                        else {"melds": [format_cards(m, " ") for m in s.melds]}
+                    ),
+                    **({} if s.laid_off is None else {"laid_off": format_cards(s.laid_off, " ")}),
                 }
                 for s in self.seats
             ],
@@ -207,13 +225,17 @@ def check_hand(
 
     min_pts, max_pts, max_cards, max_melded, first_min = _limits(ruleset, table_size)
     needs_melded = ruleset.needs_melded
+    needs_cards = ruleset.needs_cards
     values = ruleset.hand_values
     total = 0
     losers = 0
     any_cards = False
+    any_play = False
     for i, s in enumerate(seats):
         pts = s.hand_points
         cards = s.cards
+        if s.melds is not None or s.laid_off is not None:
+            any_play = True
         if cards is not None:
             any_cards = True
             cpts = sum(values[c.rank] for c in cards)
@@ -263,6 +285,8 @@ def check_hand(
                     )
                 total += pts
                 losers += 1
+            if needs_cards and cards is None:
+                problems.append(Problem("hand.loser-cards-needed", hand, i))
             if cards is not None and len(cards) > max_cards:
                 problems.append(
                     Problem(
@@ -297,56 +321,10 @@ def check_hand(
                 {"total": total, "maximum": _max_total(ruleset, table_size, losers)},
             )
         )
-    if any_cards:
-        problems.extend(_card_count_problems(seats, ruleset, hand))
-    return problems
-
-
-def _card_count_problems(
-    seats: Sequence[SeatResult], ruleset: RuleSet, hand: int | None
-) -> list[Problem]:
-    counts: dict[int, int] = {}
-    for s in seats:
-        for c in s.cards or ():
-            k = c.key
-            counts[k] = counts.get(k, 0) + 1
-    problems = []
-    per_rank: dict[int, int] = {}
-    packs = ruleset.packs
-    for key, k in counts.items():
-        rank, suit_no = divmod(key, 5)
-        if rank == 0:
-            if k > ruleset.jokers:
-                problems.append(
-                    Problem(
-                        "hand.card-count-exceeds-deck",
-                        hand,
-                        None,
-                        {"card": "Jo", "count": k, "deck": ruleset.jokers},
-                    )
-                )
-            continue
-        per_rank[rank] = per_rank.get(rank, 0) + k
-        if suit_no and k > packs:
-            card = Card(Rank(rank), SUIT_BY_NUMBER[suit_no])
-            problems.append(
-                Problem(
-                    "hand.card-count-exceeds-deck",
-                    hand,
-                    None,
-                    {"card": str(card), "count": k, "deck": packs},
-                )
-            )
-    for rank, k in per_rank.items():
-        if k > 4 * packs:
-            problems.append(
-                Problem(
-                    "hand.card-count-exceeds-deck",
-                    hand,
-                    None,
-                    {"card": str(Card(Rank(rank))), "count": k, "deck": 4 * packs},
-                )
-            )
+    if any_cards or any_play:
+        problems.extend(deck_problems(seats, ruleset, hand))
+    if any_play:
+        problems.extend(play_problems(seats, ruleset, hand, winner, result.is_hand_romme))
     return problems
 
 
@@ -359,8 +337,11 @@ def check_series(
     partial: bool = False,
 ) -> list[Problem]:
     """Every problem on a whole sheet: each hand's problems (``hand`` 1-based), the
-    clockwise rotation of the deal, and, unless ``partial`` (a draft), complete rounds
-    (everyone deals equally often) and ``planned_rounds`` rounds when given."""
+    clockwise rotation of the deal, and where the session ends
+    (:mod:`scoring.rules.sessions`): with ``ruleset.target_score``, in the hand where a
+    player reaches the target (no hand after it; unless ``partial``, the target is
+    reached); else, unless ``partial`` (a draft), complete rounds (everyone deals
+    equally often) and ``planned_rounds`` rounds when given."""
     problems: list[Problem] = []
     if table_size < 1:
         return [Problem("hand.table-size", params={"table_size": table_size})]
@@ -370,6 +351,7 @@ def check_series(
         return problems
     for no, h in enumerate(hands, start=1):
         problems.extend(check_hand(h, ruleset, table_size, hand=no))
+    bad = {p.hand for p in problems}  # hands that break a rule cannot count to a target
     first = hands[0].dealer
     for no, h in enumerate(hands, start=1):
         expected = (first + no - 1) % table_size
@@ -379,22 +361,9 @@ def check_series(
                     "series.dealer-rotation", no, None, {"dealer": h.dealer, "expected": expected}
                 )
             )
-    if not partial:
-        deals = [0] * table_size
-        for h in hands:
-            if 0 <= h.dealer < table_size:
-                deals[h.dealer] += 1
-        if len(set(deals)) > 1:
-            problems.append(Problem("series.unequal-deals", params={"deals": deals}))
-        if planned_rounds is not None and len(hands) != planned_rounds * table_size:
-            problems.append(
-                Problem(
-                    "series.round-count",
-                    params={
-                        "hands": len(hands),
-                        "expected_hands": planned_rounds * table_size,
-                        "planned_rounds": planned_rounds,
-                    },
-                )
-            )
+    from .sessions import session_problems  # sessions imports this module
+
+    problems.extend(
+        session_problems(hands, ruleset, table_size, planned_rounds, partial=partial, bad_hands=bad)
+    )
     return problems

@@ -100,7 +100,8 @@ def _any_order(cards: Sequence[Card], cyclic: bool) -> list[int] | None:
     return None
 
 
-def _run_positions(cards: Sequence[Card], cyclic: bool) -> list[int] | None:
+def _written_positions(cards: Sequence[Card], cyclic: bool) -> list[int] | None:
+    """Run positions per card when the cards are written ascending or descending."""
     if cyclic and len(cards) > 13:
         return None
     pos = _written_order(cards, cyclic)
@@ -108,9 +109,42 @@ def _run_positions(cards: Sequence[Card], cyclic: bool) -> list[int] | None:
         rev = _written_order(cards[::-1], cyclic)
         if rev is not None:
             pos = rev[::-1]
-    if pos is None:
-        pos = _any_order(cards, cyclic)
     return pos
+
+
+def _run_positions(cards: Sequence[Card], corner: bool) -> tuple[list[int] | None, bool, str]:
+    """Run positions per card, whether they turn the corner, and a problem code when none.
+
+    Cards are read in the order written, ascending or descending (linear first, then,
+    where ``corner`` allows it, turning the corner). Only when no written reading
+    exists is an unordered run accepted, and then only where the value cannot depend on
+    the order: without the corner (ace high or low as it fits), or with the corner
+    allowed but no ace and no joker (the ace's value, 1, 5 or 10, depends on where it is
+    written, seed 004).
+    """
+    pos = _written_positions(cards, False)
+    if pos is not None:
+        return pos, False, ""
+    if corner:
+        pos = _written_positions(cards, True)
+        if pos is not None:
+            return pos, True, ""
+        if len(cards) > 13:
+            return None, False, "meld.run-too-long"
+        if any(c.rank in (0, Rank.ACE) for c in cards):
+            if _any_order(cards, True) is not None:
+                return None, False, "meld.run-not-in-order"
+            return None, False, "meld.run-not-consecutive"
+        pos = _any_order(cards, False)
+        return pos, False, "" if pos is not None else "meld.run-not-consecutive"
+    pos = _any_order(cards, False)
+    if pos is not None:
+        return pos, False, ""
+    if len(cards) <= 13 and (
+        _written_positions(cards, True) is not None or _any_order(cards, True) is not None
+    ):
+        return None, False, "meld.run-corner"
+    return None, False, "meld.run-not-consecutive"
 
 
 def _run_value(positions: list[int], cyclic: bool, ruleset: RuleSet) -> int:
@@ -131,12 +165,33 @@ def _run_value(positions: list[int], cyclic: bool, ruleset: RuleSet) -> int:
     return total
 
 
+def _copies_problems(naturals: Sequence[Card], ruleset: RuleSet) -> list[Problem]:
+    """A card more often in one meld than the deck holds (a suitless card: its rank)."""
+    counts: dict[Card, int] = {}
+    for c in naturals:
+        counts[c] = counts.get(c, 0) + 1
+    out = []
+    for c, k in counts.items():
+        limit = ruleset.packs if c.suit is not None else 4 * ruleset.packs
+        if k > limit:
+            out.append(
+                Problem(
+                    "meld.card-count-exceeds-deck",
+                    params={"card": str(c), "count": k, "deck": limit},
+                )
+            )
+    return out
+
+
 def check_meld(cards: Sequence[Card], ruleset: RuleSet) -> MeldResult:
     """Check whether ``cards`` form a legal set or run under ``ruleset`` and value it.
 
-    Cards are read in the order written (so a joker's place in a run is where it is
-    written); unordered runs are accepted too, spare jokers then extend the high end.
-    Suitless cards pass the suit checks, since their suit is unknown.
+    Cards are read in the order written, ascending or descending (so a joker's place in
+    a run is where it is written, and a corner run ``♠7 … ♠K ♠A ♠2 … ♠6`` has its ace in
+    the middle). Unordered runs are accepted only where the order cannot change the
+    value (see :func:`_run_positions`); spare jokers then extend the high end. No meld
+    holds more jokers, or more copies of a card, than the deck has. Suitless cards pass
+    the suit checks, since their suit is unknown.
     """
     cards = tuple(cards)
     n = len(cards)
@@ -145,6 +200,12 @@ def check_meld(cards: Sequence[Card], ruleset: RuleSet) -> MeldResult:
     jokers = n - len(naturals)
     if jokers and not ruleset.jokers:
         problems.append(Problem("meld.joker-not-in-deck", params={"jokers": jokers}))
+    elif jokers > ruleset.jokers:
+        problems.append(
+            Problem("meld.jokers-exceed-deck", params={"jokers": jokers, "deck": ruleset.jokers})
+        )
+    if len({c.key for c in naturals}) < len(naturals):
+        problems.extend(_copies_problems(naturals, ruleset))
     if n < 3:
         problems.append(Problem("meld.too-few-cards", params={"cards": n, "min": 3}))
     if not naturals:
@@ -183,18 +244,10 @@ def check_meld(cards: Sequence[Card], ruleset: RuleSet) -> MeldResult:
         )
     suit = next(iter(suits)) if len(suits) == 1 else None
 
-    cyclic = False
-    pos = _run_positions(cards, cyclic=False)
-    if pos is None:
-        cyclic_pos = _run_positions(cards, cyclic=True)
-        if cyclic_pos is not None and ruleset.runs_turn_corner:
-            pos, cyclic = cyclic_pos, True
-        elif cyclic_pos is not None:
-            problems.append(Problem("meld.run-corner"))
-        elif ruleset.runs_turn_corner and n > 13:
-            problems.append(Problem("meld.run-too-long", params={"cards": n, "max": 13}))
-        else:
-            problems.append(Problem("meld.run-not-consecutive"))
+    pos, cyclic, code = _run_positions(cards, ruleset.runs_turn_corner)
+    if code:
+        params = {"cards": n, "max": 13} if code == "meld.run-too-long" else {}
+        problems.append(Problem(code, params=params))
     if pos is None or problems:
         return MeldResult(False, "run", None, tuple(problems), cards)
     stands = tuple(

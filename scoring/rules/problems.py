@@ -82,6 +82,21 @@ RULES: dict[str, RuleInfo] = _rules(
     ("meld.run-corner", "A run may not turn the corner (K-A-2) in this rule set.", SEED_000),
     ("meld.run-too-long", "A run turning the corner has at most thirteen cards.", SEED_004),
     (
+        "meld.run-not-in-order",
+        "Where runs may turn the corner, a run with an ace or a joker is written in order.",
+        SEED_004,
+    ),
+    (
+        "meld.jokers-exceed-deck",
+        "A meld holds more jokers than the rule set's deck has.",
+        f"{SEED_000}; {SEED_001}",
+    ),
+    (
+        "meld.card-count-exceeds-deck",
+        "A meld holds more copies of a card than the rule set's deck has.",
+        f"{SEED_000}; {SEED_004}",
+    ),
+    (
         "meld.first-meld-below-minimum",
         "The first meld is worth less than the rule set's minimum.",
         SEED_000,
@@ -108,6 +123,11 @@ RULES: dict[str, RuleInfo] = _rules(
         DOMAIN,
     ),
     ("hand.loser-points-missing", "A loser's hand points or cards are missing.", DOMAIN),
+    (
+        "hand.loser-cards-needed",
+        "The scoring profile counts the jokers a loser holds: write the loser's cards.",
+        "issue 12 (DRoV-style ranking table)",
+    ),
     ("hand.loser-below-minimum", "A loser holds at least one card (2 hand points).", DOMAIN),
     (
         "hand.loser-above-maximum",
@@ -143,11 +163,41 @@ RULES: dict[str, RuleInfo] = _rules(
         SEED_000,
     ),
     ("hand.winner-melded-nothing", "The player who went out must have melded.", SEED_004),
+    (
+        "hand.melds-below-first-meld",
+        "A player's own melds together are worth at least the first-meld minimum.",
+        SEED_000,
+    ),
+    (
+        "hand.laid-off-without-meld",
+        "A player lays off only after their own first meld.",
+        f"{SEED_000}; {SEED_001}",
+    ),
+    (
+        "hand.hand-romme-laid-off",
+        "No laying off in the turn of the first meld, the only turn of a hand Rommé.",
+        SEED_000,
+    ),
+    (
+        "hand.melded-cards-mismatch",
+        "The melded value written does not match the melds and lay-offs written.",
+        f"{SEED_001}; {SEED_004}",
+    ),
     # a whole sheet
     ("series.no-hands", "The sheet has no hands.", DOMAIN),
     ("series.dealer-rotation", "The deal passes clockwise after each hand.", SEED_000),
     ("series.unequal-deals", "Every player deals equally often (complete rounds).", DOMAIN),
     ("series.round-count", "The sheet has a different number of rounds than planned.", DOMAIN),
+    (
+        "series.hand-after-target",
+        "The session ended in the hand where a player reached the target score.",
+        SEED_004,
+    ),
+    (
+        "series.target-not-reached",
+        "A session played to a target score ends only when a player reaches it.",
+        SEED_004,
+    ),
     # rule sets
     ("ruleset.unknown-preset", "There is no preset with this slug.", ENGINE),
     ("ruleset.unknown-field", "A rule set has no setting of this name.", ENGINE),
@@ -163,6 +213,11 @@ RULES: dict[str, RuleInfo] = _rules(
     ),
     ("ruleset.unknown-profile", "There is no scoring profile of this name.", ENGINE),
     ("ruleset.unknown-joker-swap", "There is no joker-swap rule of this name.", ENGINE),
+    (
+        "ruleset.unknown-ties",
+        "The tie policy is 'playoff' (level totals are played off) or 'chain'.",
+        SEED_001,
+    ),
     (
         "ruleset.bands-order",
         "Ranking bands rise in hand points and fall in points awarded.",

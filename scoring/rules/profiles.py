@@ -11,6 +11,12 @@ All profiles return higher-is-better points; penalties are negative. ``m`` below
   ``h[i] <= up_to``, else 0.
 * ``skat_style``: ``w`` scores ``win_bonus``; others ``bonus(table_size) - h[i] * m``.
 * ``treppenromme`` (seed 004): ``w`` scores ``g[w] + m * sum(h)``; others ``g[i]``.
+* ``ranking_table`` (the DRoV-style table of issue 12, values unverified): ``w`` scores
+  ``win_points`` (``hand_romme_points`` after a hand Rommé); a loser who melded
+  (``g[i] > 0``) the points of the first ``melded_loser_bands`` band with
+  ``h[i] <= up_to``, else ``melded_loser_rest``; a loser who never melded
+  ``unmelded_loser_points``; plus ``joker_in_hand_points`` per joker a loser holds
+  (needs the loser's cards when not 0).
 
 With nobody out (``stock_may_run_out``) every seat is scored as a loser, with no
 table bonus (nobody won) and ``m = 1``.
@@ -102,12 +108,36 @@ def _treppenromme(result: HandResult, ruleset: RuleSet, table_size: int) -> tupl
     return tuple(melded)
 
 
+def _ranking_table(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    winner = result.winner
+    melded = _melded(result)
+    bands = ruleset.melded_loser_bands
+    joker = ruleset.joker_in_hand_points
+    out = []
+    for i, p in enumerate(_points(result, ruleset)):
+        if i == winner:
+            out.append(ruleset.hand_romme_points if result.is_hand_romme else ruleset.win_points)
+            continue
+        if melded[i]:
+            pts = next((pts for up_to, pts in bands if p <= up_to), ruleset.melded_loser_rest)
+        else:
+            pts = ruleset.unmelded_loser_points
+        if joker:
+            cards = result.seats[i].cards
+            if cards is None:
+                raise ScoringError(f"seat {i}: cards needed to count jokers in hand")
+            pts += joker * sum(1 for c in cards if not c.rank)
+        out.append(pts)
+    return tuple(out)
+
+
 PROFILES: dict[str, Callable[[HandResult, RuleSet, int], tuple[int, ...]]] = {
     "minus": _minus,
     "melded_minus_held": _melded_minus_held,
     "ranking_points": _ranking_points,
     "skat_style": _skat_style,
     "treppenromme": _treppenromme,
+    "ranking_table": _ranking_table,
 }
 
 

@@ -35,10 +35,26 @@ PROFILE_INFO: dict[str, ProfileInfo] = {
             "skat_style", False, True, ("win_bonus", "table_bonus", "hand_romme_multiplier")
         ),
         ProfileInfo("treppenromme", True, True, ("hand_romme_multiplier",)),
+        ProfileInfo(
+            "ranking_table",
+            True,
+            True,
+            (
+                "win_points",
+                "hand_romme_points",
+                "melded_loser_bands",
+                "melded_loser_rest",
+                "unmelded_loser_points",
+                "joker_in_hand_points",
+            ),
+        ),
     )
 }
 
 JOKER_SWAP_RULES = ("any", "set-of-four", "none")
+#: how level totals are ranked: "playoff" (they stay level, share the rank and are played
+#: off where it matters; seed 001) or "chain" (the event's tie-break chain separates them)
+TIE_POLICIES = ("playoff", "chain")
 
 
 class RuleSetError(ValueError):
@@ -66,6 +82,9 @@ _INT_FIELDS = (
     "win_points",
     "hand_romme_points",
     "win_bonus",
+    "melded_loser_rest",
+    "unmelded_loser_points",
+    "joker_in_hand_points",
 )
 _NON_NEGATIVE = (
     "joker_points",
@@ -77,9 +96,14 @@ _NON_NEGATIVE = (
     "win_points",
     "hand_romme_points",
 )
-_BOOL_FIELDS = ("dealer_extra_card", "runs_turn_corner", "stock_may_run_out")
-_STR_FIELDS = ("slug", "name", "source", "joker_swap", "profile")
-_PAIR_FIELDS = ("loser_bands", "table_bonus")
+_BOOL_FIELDS = (
+    "dealer_extra_card",
+    "runs_turn_corner",
+    "stock_may_run_out",
+    "lay_off_needs_first_meld",
+)
+_STR_FIELDS = ("slug", "name", "source", "joker_swap", "profile", "ties")
+_PAIR_FIELDS = ("loser_bands", "table_bonus", "melded_loser_bands")
 
 
 @dataclass(frozen=True)
@@ -112,11 +136,26 @@ class RuleSet:
     runs_turn_corner: bool = False
     joker_swap: str = "any"  # "any", "set-of-four" (DSkV rule quoted in seed 000), "none"
     stock_may_run_out: bool = False  # a hand may end with nobody out
+    #: lay-offs only after one's own first meld, never in its turn (seed 000); seed 004
+    #: lets a player lay off in any turn
+    lay_off_needs_first_meld: bool = True
     profile: str = "minus"
+    #: a session ends in the hand where a player's total reaches this (seed 004: "an
+    #: agreed number of points - for example 500 or 1000"); None: fixed rounds per dealer
+    target_score: int | None = None
+    #: "playoff" or "chain" (see TIE_POLICIES)
+    ties: str = "chain"
     hand_romme_multiplier: int = 1  # multiplies hand points after a hand Rommé
     win_points: int = 5  # ranking_points
     hand_romme_points: int = 8  # ranking_points
     loser_bands: tuple[tuple[int, int], ...] = ((10, 3), (20, 2), (30, 1))  # (up to, points)
+    #: ranking_table: a loser who melded scores the first band (up to, points) their hand
+    #: points fit, else melded_loser_rest; a loser who never melded unmelded_loser_points;
+    #: every joker a loser holds adds joker_in_hand_points (a penalty when negative)
+    melded_loser_bands: tuple[tuple[int, int], ...] = ((30, 2),)
+    melded_loser_rest: int = 1
+    unmelded_loser_points: int = 0
+    joker_in_hand_points: int = -1
     win_bonus: int = 50  # skat_style
     table_bonus: tuple[tuple[int, int], ...] = ((2, 60), (3, 40), (4, 30), (5, 24), (6, 20))
 
@@ -134,6 +173,11 @@ class RuleSet:
     def needs_melded(self) -> bool:
         """Whether the profile needs each player's melded value (melded columns)."""
         return PROFILE_INFO[self.profile].needs_melded
+
+    @cached_property
+    def needs_cards(self) -> bool:
+        """Whether the profile needs each loser's cards (it counts the jokers held)."""
+        return self.profile == "ranking_table" and self.joker_in_hand_points != 0
 
     @property
     def higher_is_better(self) -> bool:
@@ -293,10 +337,10 @@ def _validate(rs: RuleSet) -> list[Problem]:
     for name in _STR_FIELDS:
         if not isinstance(getattr(rs, name), str):
             bad("ruleset.bad-type", name, expected="str")
-    if rs.hand_limit is not None and (
-        not isinstance(rs.hand_limit, int) or isinstance(rs.hand_limit, bool)
-    ):
-        bad("ruleset.bad-type", "hand_limit", expected="int or None")
+    for name in ("hand_limit", "target_score"):
+        v = getattr(rs, name)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            bad("ruleset.bad-type", name, expected="int or None")
     for name in _PAIR_FIELDS:
         v = getattr(rs, name)
         if not isinstance(v, tuple) or not all(
@@ -324,12 +368,16 @@ def _validate(rs: RuleSet) -> list[Problem]:
         bad("ruleset.bad-value", "hand_romme_multiplier", min=1)
     if rs.hand_limit is not None and rs.hand_limit < 1:
         bad("ruleset.bad-value", "hand_limit", min=1)
+    if rs.target_score is not None and rs.target_score < 1:
+        bad("ruleset.bad-value", "target_score", min=1)
     if rs.players_min < 2:
         bad("ruleset.bad-value", "players_min", min=2)
     if rs.players_max < rs.players_min:
         bad("ruleset.bad-value", "players_max", min=rs.players_min)
     if rs.profile not in PROFILE_INFO:
         bad("ruleset.unknown-profile", "profile", known=sorted(PROFILE_INFO))
+    if rs.ties not in TIE_POLICIES:
+        bad("ruleset.unknown-ties", "ties", known=list(TIE_POLICIES))
     if rs.joker_swap not in JOKER_SWAP_RULES:
         bad("ruleset.unknown-joker-swap", "joker_swap", known=list(JOKER_SWAP_RULES))
     if rs.packs >= 1 and rs.jokers >= 0:
@@ -342,14 +390,15 @@ def _validate(rs: RuleSet) -> list[Problem]:
                 dealt=dealt,
                 deck_size=rs.deck_size,
             )
-    bounds = [b for b, _ in rs.loser_bands]
-    points = [p for _, p in rs.loser_bands]
-    if (
-        any(a >= b for a, b in itertools.pairwise(bounds))
-        or any(a < b for a, b in itertools.pairwise(points))
-        or any(p < 0 for p in points)
-    ):
-        bad("ruleset.bands-order", "loser_bands")
+    for name in ("loser_bands", "melded_loser_bands"):
+        bounds = [b for b, _ in getattr(rs, name)]
+        points = [p for _, p in getattr(rs, name)]
+        if (
+            any(a >= b for a, b in itertools.pairwise(bounds))
+            or any(a < b for a, b in itertools.pairwise(points))
+            or any(p < 0 for p in points)
+        ):
+            bad("ruleset.bands-order", name)
     if rs.profile == "skat_style":
         sizes = {s for s, _ in rs.table_bonus}
         missing = [n for n in range(rs.players_min, rs.players_max + 1) if n not in sizes]
@@ -393,6 +442,7 @@ PRESETS: dict[str, RuleSet] = {
             source=SEED_001,
             **{**_GERMAN, "jokers": 4},
             profile="melded_minus_held",
+            ties="playoff",  # "players involved in the tie should play until the tie is broken"
         ),
         RuleSet(
             slug="ranking-points",
@@ -403,6 +453,22 @@ PRESETS: dict[str, RuleSet] = {
             win_points=5,
             hand_romme_points=8,
             loser_bands=((10, 3), (20, 2), (30, 1)),
+        ),
+        RuleSet(
+            slug="drov-ranking-points",
+            name="German Rummy, ranking points by the DRoV-style table (values unverified)",
+            source=(
+                "issue 12 (an independent implementation's DRoV table; the DRoV's own "
+                f"text was not found): bands as parameters; cards: {SEED_000}"
+            ),
+            **_GERMAN,
+            profile="ranking_table",
+            win_points=3,
+            hand_romme_points=6,
+            melded_loser_bands=((30, 2),),
+            melded_loser_rest=1,
+            unmelded_loser_points=0,
+            joker_in_hand_points=-1,
         ),
         RuleSet(
             slug="skat-style",
@@ -432,6 +498,8 @@ PRESETS: dict[str, RuleSet] = {
             meld_ace_corner=5,
             runs_turn_corner=True,
             joker_swap="none",
+            lay_off_needs_first_meld=False,
+            target_score=500,
             profile="treppenromme",
             hand_romme_multiplier=2,
         ),

@@ -2,12 +2,14 @@
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules import (
     PRESETS,
     HandResult,
+    ScoringError,
     SeatResult,
     check_hand,
     check_meld,
@@ -114,6 +116,13 @@ def test_every_preset_scores_every_valid_hand(case):
             )
         else:
             h2 = h
+        if other.needs_cards and any(
+            s.cards is None for i, s in enumerate(h2.seats) if i != h2.winner
+        ):
+            # counts the jokers held: refuses to guess without the cards
+            with pytest.raises(ScoringError):
+                score_hand(h2, other, n)
+            continue
         pts = score_hand(h2, other, n)
         assert len(pts) == n and all(isinstance(p, int) for p in pts), slug
 

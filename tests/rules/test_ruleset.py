@@ -54,6 +54,7 @@ def test_max_and_min_hand_points():
 def test_needs_melded_and_direction():
     assert {s for s, r in PRESETS.items() if r.needs_melded} == {
         "melded-minus-held",
+        "drov-ranking-points",  # a loser who never melded scores differently
         "treppenromme",
     }
     assert all(r.higher_is_better for r in PRESETS.values())

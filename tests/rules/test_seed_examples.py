@@ -221,7 +221,11 @@ def test_seed_004_lay_offs_count_individually():
 
 def test_seed_004_sets_of_different_suits_and_no_jokers():
     """seed 004_5ce05b6e0aff81d1.txt: a set of 3 or 4, different suits; there are no jokers."""
-    assert codes(meld("♠7 ♠7 ♥7", TREPPE)) == {"meld.set-duplicate-suit"}
+    # one pack: a second ♠7 is also more than the deck holds
+    assert codes(meld("♠7 ♠7 ♥7", TREPPE)) == {
+        "meld.set-duplicate-suit",
+        "meld.card-count-exceeds-deck",
+    }
     assert "meld.set-too-many-cards" in codes(meld("♠7 ♥7 ♦7 ♣7 ♠7", TREPPE))
     assert "meld.joker-not-in-deck" in codes(meld("♠7 ♥7 Jo", TREPPE))
     assert check_joker_swap(parse_cards("♠7 ♥7 Jo"), parse_card("♦7"), TREPPE)[0].code == (
@@ -268,5 +272,6 @@ def test_runs_in_any_order_and_descending():
     assert meld("♠A ♠K ♠Q", GERMAN).value == 31
     assert meld("♠A ♠2 ♠3 ♠4 ♠5 ♠6 ♠7 ♠8 ♠9 ♠10 ♠B ♠D ♠K", GERMAN).legal
     assert codes(meld("♠Q ♠K ♠A ♠2 ♠3 ♠4 ♠5 ♠6 ♠7 ♠8 ♠9 ♠10 ♠B ♠D", TREPPE)) == {
-        "meld.run-too-long"
+        "meld.run-too-long",
+        "meld.card-count-exceeds-deck",  # a second ♠D in one pack
     }

@@ -33,7 +33,7 @@ PARAMS = {
     "planned_rounds": 5,
     "expected": 2,
 }
-SHEET_CODES = [c for c in RULES if c.split(".")[0] in ("hand", "series", "card")]
+SHEET_CODES = [c for c in RULES if c.split(".")[0] in ("hand", "series", "card", "meld")]
 
 
 @pytest.mark.parametrize("code", SHEET_CODES)
@@ -77,8 +77,8 @@ def test_sheet_wide_problems_name_the_table_only_and_seats_by_name():
 
 def test_other_codes_fall_back_to_the_registry_summary():
     with translation.override("en"):
-        message = problem_message(Problem("meld.mixed"), table_number=1, seat_names=NAMES)
-        assert message == f"Table 1: {RULES['meld.mixed'].summary} [meld.mixed]"
+        message = problem_message(Problem("ruleset.no-packs"), table_number=1, seat_names=NAMES)
+        assert message == f"Table 1: {RULES['ruleset.no-packs'].summary} [ruleset.no-packs]"
         # Parameters missing: still a sentence, never a crash.
         message = problem_message(
             Problem("hand.loser-below-minimum", 1, 0), table_number=1, seat_names=NAMES

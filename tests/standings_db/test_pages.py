@@ -63,8 +63,9 @@ def test_json_api_shape(client, event, club_a):
     data = client.get(url + "?competition=individual&series=1").json()
     assert set(data) == {
         "event", "competition", "series", "series_counted", "provisional", "chain", "lots_seed",
-        "rows",
+        "rows", "ties",
     }  # fmt: skip
+    assert data["ties"]["policy"] == "chain"
     assert data["series"] == 1 and data["competition"] == "individual"
     row = data["rows"][0]
     assert set(row) == {"rank", "total", "tie_break", "provisional", "reason", "player"}
