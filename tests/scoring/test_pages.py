@@ -260,7 +260,7 @@ def test_the_correction_page_needs_a_reason(client, club_a, scorer_a, organiser_
     _series, tables = make_series(club_a)
     grid = random_grid(seed=6)
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
-    services.confirm_sheet(scorer(club_a, "s2"), tables[0], expected_version=1)
+    services.confirm_sheet(scorer(club_a, "s2"), tables[0], grid, expected_version=1)
     client.force_login(scorer_a)
     assert client.post(_url(tables[0]), post_data(grid, version=2)).status_code == 403
     client.force_login(organiser_a)
@@ -308,7 +308,7 @@ def test_the_board_shows_each_tables_sheet_and_counts(client, club_a, scorer_a, 
     services.save_sheet(scorer_a, tables[0], random_grid(), expected_version=0, submit=True)
     services.save_sheet(scorer_a, tables[1], random_grid(hands=3), expected_version=0)
     services.save_sheet(scorer_a, tables[2], random_grid(seed=4), expected_version=0, submit=True)
-    services.confirm_sheet(organiser_a, tables[2], expected_version=1)
+    services.confirm_sheet(organiser_a, tables[2], random_grid(seed=4), expected_version=1)
     client.force_login(scorer_a)
     page = client.get(
         reverse("scoring:series_board", args=[series.pk]), HTTP_ACCEPT_LANGUAGE="en"
