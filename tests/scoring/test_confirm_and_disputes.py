@@ -120,7 +120,7 @@ def test_only_a_director_or_the_first_scorer_resolves_a_dispute(club_a, scorer_a
 
 
 def test_the_first_scorer_resolves_against_the_paper(club_a, scorer_a):
-    table, grid, _typo, seat, second = _disputed(club_a, scorer_a)
+    table, grid, _typo, _seat, second = _disputed(club_a, scorer_a)
     with pytest.raises(services.SheetConflict):
         disputes.resolve_dispute(scorer_a, table, grid, expected_version=1)
     broken = copy.deepcopy(grid)
