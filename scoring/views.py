@@ -142,7 +142,10 @@ def _render_sheet(
     errors=(),
     reason="",
     status=200,
+    compare=False,
 ):
+    """The entry page. ``compare``: list the cells where the typed grid differs from the
+    stored version (as after a conflict), e.g. when a confirm was refused for them."""
     modes = _modes(request, page)
     size = page.table_size
     ruleset = page.ruleset
@@ -204,7 +207,7 @@ def _render_sheet(
     messages_ = problem_dicts(problems, table_number=page.table.number, seat_names=names)
     secret = modes["blind"] or modes["hide_values"]
     conflict_cells = []
-    if conflict is not None and not secret and size:
+    if (conflict is not None or compare) and not secret and size:
         conflict_cells = sheet_context.conflict_cells(page, selectors.normalise_grid(grid, size))
     stored = None
     if not secret and size:
@@ -425,7 +428,9 @@ def sheet_confirm(request, series_pk, number):
         page = selectors.sheet_page(series_pk, number)
         return _render_sheet(request, page, typed=typed, conflict=conflict, status=409)
     except ValidationError as error:
-        return _render_sheet(request, page, typed=typed, errors=error.messages, status=400)
+        return _render_sheet(
+            request, page, typed=typed, errors=error.messages, status=400, compare=True
+        )
     _saved(request, page, form.cleaned_data["expected_version"])
     messages.success(request, _("The sheet is confirmed."))
     return redirect("scoring:sheet_entry", series_pk=series_pk, number=number)
