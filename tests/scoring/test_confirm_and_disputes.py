@@ -142,3 +142,120 @@ def test_disputed_cells_compare_cards_by_value_and_show_both_texts(club_a, score
     assert [(c.hand, c.seat, c.field) for c in cells] == [(7, seat, "entry")]
     assert cells[0].entry == str(grid["hands"][6]["seats"][seat]["hand_points"])
     assert cells[0].blind == str(typo["hands"][6]["seats"][seat]["hand_points"])
+
+
+# ----- the page ----------------------------------------------------------------------------
+
+
+def _page_url(table, name="sheet_entry"):
+    from django.urls import reverse
+
+    return reverse(f"scoring:{name}", args=[table.series_id, table.number])
+
+
+def test_the_page_refuses_a_sheet_before_the_series_starts_in_german(client, club_a, scorer_a):
+    from tests.scoring.conftest import post_data
+
+    series, tables = make_series(club_a)
+    series.status = "seated"
+    series.save()
+    client.force_login(scorer_a)
+    page = client.get(_page_url(tables[0]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'id="sheet-not-started"' in page and "cell-input" not in page
+    response = client.post(
+        _page_url(tables[0]), post_data(random_grid()), HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "Serie 1 hat noch nicht begonnen" in text and "„Serie beginnen“" in text
+    assert not Sheet.objects.exists()
+
+
+def test_the_page_refuses_to_confirm_an_edited_grid_in_german_and_lists_the_cells(
+    client, club_a, scorer_a
+):
+    from tests.scoring.conftest import post_data
+
+    _series, tables = make_series(club_a)
+    grid = random_grid(seed=12)
+    services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
+    client.force_login(scorer(club_a, "checker"))
+    edited, seat = _changed(grid, 1)
+    response = client.post(
+        _page_url(tables[0], "sheet_confirm"),
+        post_data(edited, version=1),
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "weicht in 1 Feld von der gespeicherten Version ab" in text
+    assert text.count('<tr data-name="cell-') == 1 and f'data-name="cell-2-{seat + 1}"' in text
+    # What was typed stays; the confirm button is not offered for it.
+    value = edited["hands"][1]["seats"][seat]["hand_points"]
+    assert f'name="cell-2-{seat + 1}" value="{value}"' in text
+    button = text.split('id="sheet-confirm"')[1].split(">")[0]
+    assert button.endswith(" hidden")
+    assert Sheet.objects.get(table=tables[0]).status == Sheet.Status.ENTERED
+
+
+def test_the_one_who_entered_sees_that_a_second_person_must_confirm_and_who(
+    client, club_a, scorer_a, organiser_a
+):
+    from tests.factories import ClubFactory
+
+    _series, tables = make_series(club_a)
+    scorer(club_a, "checker")
+    user_with_role(ClubFactory(), "scorer", username="elsewhere")
+    services.save_sheet(scorer_a, tables[0], random_grid(), expected_version=0, submit=True)
+    client.force_login(scorer_a)
+    page = client.get(_page_url(tables[0]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'id="sheet-needs-confirmation"' in page
+    assert "Eine zweite Person muss sie an der Papierliste prüfen" in page
+    names = page.split('id="sheet-confirmers">')[1].split("</span>")[0]
+    assert "checker" in names and "org_a" in names
+    assert "scorer_a" not in names and "elsewhere" not in names
+
+
+def test_a_disputed_sheet_shows_its_values_only_to_those_who_resolve_it(
+    client, club_a, scorer_a, organiser_a
+):
+    table, grid, typo, seat, second = _disputed(club_a, scorer_a)
+    value = typo["hands"][6]["seats"][seat]["hand_points"]
+    right = grid["hands"][6]["seats"][seat]["hand_points"]
+    for user in (second, scorer(club_a, "third")):
+        client.force_login(user)
+        page = client.get(_page_url(table), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        assert 'id="sheet-dispute"' in page and 'id="dispute-cells"' not in page
+        assert "cell-input" not in page and 'value="resolve"' not in page
+        assert "sheet-stored" not in page
+    # The first scorer resolves against the paper, from the page.
+    from tests.scoring.conftest import post_data
+
+    client.force_login(scorer_a)
+    page = client.get(_page_url(table), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert f'<td class="first">{right}</td>' in page
+    assert f'<td class="second">{value}</td>' in page
+    response = client.post(_page_url(table), post_data(typo, version=2, action="resolve"))
+    assert response.status_code == 302
+    sheet = Sheet.objects.get(table=table)
+    assert sheet.status == Sheet.Status.CONFIRMED and sheet.resolved_by == scorer_a
+
+
+def test_the_history_shows_every_version_with_author_kind_and_changed_cells(
+    client, club_a, scorer_a, organiser_a
+):
+    table, _grid, typo, seat, _second = _disputed(club_a, scorer_a)
+    disputes.resolve_dispute(organiser_a, table, typo, expected_version=2)
+    client.force_login(organiser_a)
+    page = client.get(_page_url(table), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    history = page.split('id="sheet-history"')[1]
+    rows = history.split("<tr>")[2:]  # after the head row
+    assert len(rows) == 3
+    kinds = [("Streitfall entschieden", "org_a"), ("blinde Zweiterfassung", "second")]
+    kinds.append(("Erfassung", "scorer_a"))
+    for row, (kind, by) in zip(rows, kinds, strict=True):
+        assert f"<td>{kind}</td>" in row and f"<td>{by}</td>" in row
+    # The resolution and the blind entry changed the one disputed cell; the entry all.
+    value = typo["hands"][6]["seats"][seat]["hand_points"]
+    assert f"Spiel 7, Platz {seat + 1}" in rows[0] and f"→ {value}" in rows[0]
+    assert "1 Feld<" in rows[0] and "1 Feld<" in rows[1]
