@@ -259,3 +259,30 @@ def test_the_history_shows_every_version_with_author_kind_and_changed_cells(
     value = typo["hands"][6]["seats"][seat]["hand_points"]
     assert f"Spiel 7, Platz {seat + 1}" in rows[0] and f"→ {value}" in rows[0]
     assert "1 Feld<" in rows[0] and "1 Feld<" in rows[1]
+
+
+def test_disputed_and_resolved_sheets_survive_the_event_archive(club_a, scorer_a, organiser_a):
+    from scoring.archive import dumps, export_event, import_event, loads
+
+    table, _grid, _typo, _seat, second = _disputed(club_a, scorer_a)
+    other = table.series.tables.get(number=2)
+    grid2 = random_grid(seed=50)
+    services.save_sheet(scorer_a, other, grid2, expected_version=0, submit=True)
+    typo2, _s = _changed(grid2, 0)
+    services.blind_confirm(second, other, typo2, expected_version=1)
+    disputes.resolve_dispute(organiser_a, other, typo2, expected_version=2)
+    event = table.series.event
+    data = loads(dumps(export_event(event)))
+    result = import_event(data, rename="Kopie")
+    copied = {
+        s.table.number: s
+        for s in Sheet.objects.filter(table__series__event__name="Kopie").select_related(
+            "table", "resolved_by"
+        )
+    }
+    assert copied[1].status == Sheet.Status.DISPUTED and copied[1].resolved_by is None
+    assert copied[2].status == Sheet.Status.CONFIRMED
+    assert copied[2].resolved_by.username == "org_a"
+    kinds = list(copied[2].versions.order_by("number").values_list("kind", flat=True))
+    assert kinds == ["entry", "blind", "resolution"]
+    assert result is not None
