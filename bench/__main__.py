@@ -81,6 +81,7 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
     rows = [measure("seating draw, series 2 (constraints)", size, draw, runs=max(3, runs // 4),
                     budget_ms=1000)]  # fmt: skip
     tables = list(series.tables.prefetch_related("seats").order_by("number"))
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.IN_PLAY)  # sheets need it
     rng = random.Random(11)
     ruleset = event.ruleset
     queue = iter(tables)
@@ -91,7 +92,7 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
         hands = [random_hand(ruleset, size_, rng, dealer=i % size_) for i in range(5 * size_)]
         grid = {"first_dealer": 0, "hands": [h.to_dict() for h in hands]}
         services.save_sheet(director, table, grid, expected_version=0, submit=True)
-        services.confirm_sheet(checker, table, expected_version=1)
+        services.confirm_sheet(checker, table, grid, expected_version=1)
 
     count = min(runs, len(tables) - 1)
     rows.append(measure("save + confirm one sheet (validated)", size, save_and_confirm,

@@ -248,9 +248,9 @@ def run(args) -> int:
                     stats.accepted_tables.add(number)
                 _, page = checker.request(sheet_path(number))
                 start = time.perf_counter()
-                status, body = checker.request(
-                    sheet_path(number) + "confirm/", {"expected_version": _version(page)}
-                )
+                # The confirm posts the grid the checker's page shows (the one just saved).
+                confirm = {**data, "expected_version": str(_version(page))}
+                status, body = checker.request(sheet_path(number) + "confirm/", confirm)
                 with stats.lock:
                     stats.confirm_latencies.append(time.perf_counter() - start)
                 stats.status(status)

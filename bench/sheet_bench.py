@@ -70,7 +70,9 @@ def _build():
     user = get_user_model().objects.create_user(f"bench-{stamp}", password="bench")
     ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.SCORER)
     event = Event.objects.create(club=club, name="Bench", start_date=dt.date(2026, 1, 1))
-    series = Series.objects.create(event=event, number=1, planned_rounds=5)
+    series = Series.objects.create(
+        event=event, number=1, planned_rounds=5, status=Series.Status.IN_PLAY
+    )
     table = Table.objects.create(series=series, number=1)
     for position in range(4):
         player = Player.objects.create(

@@ -8,7 +8,9 @@ The page posts one text field per cell, named by 1-based hand and seat numbers:
     romme-<hand>           "1" when the hand was a hand Rommé
     first_dealer           0-based seat of the first dealer
     expected_version       the version the page was loaded with
-    action                 "draft", "submit" or "blind"; reason (corrections)
+    action                 "draft", "submit", "blind" or "resolve"; reason (corrections,
+                           resolutions); the confirm button posts the same fields to
+                           …/sheet/confirm/ so the server confirms exactly what is shown
 
 Which seat went out is the seat with 0 (the rules engine reports a second 0). Whether a
 cell is points or cards is decided here (digits only: points); what it is worth and
@@ -143,7 +145,13 @@ class SheetActionForm(forms.Form):
 
     expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     action = forms.ChoiceField(
-        choices=[("draft", "draft"), ("submit", "submit"), ("blind", "blind")], required=False
+        choices=[
+            ("draft", "draft"),
+            ("submit", "submit"),
+            ("blind", "blind"),
+            ("resolve", "resolve"),
+        ],
+        required=False,
     )
     reason = forms.CharField(
         label=_("Reason for the correction"), required=False, max_length=2000, widget=forms.Textarea

@@ -20,6 +20,8 @@ class Sheet(models.Model):
         DRAFT = "draft", _("draft")
         ENTERED = "entered", _("entered")
         CONFIRMED = "confirmed", _("confirmed")
+        # A blind re-entry differed from the entry: a director or the first scorer decides.
+        DISPUTED = "disputed", _("disputed")
 
     table = models.OneToOneField(
         Table, on_delete=models.CASCADE, related_name="sheet", verbose_name=_("table")
@@ -36,13 +38,19 @@ class Sheet(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # Who decided a disputed sheet (a director, or the first scorer against the paper).
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("score sheet")
         verbose_name_plural = _("score sheets")
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=["draft", "entered", "confirmed"]), name="sheet_status_valid"
+                condition=Q(status__in=["draft", "entered", "confirmed", "disputed"]),
+                name="sheet_status_valid",
             ),
             # The four-eyes rule, kept by the database as well as by the service.
             models.CheckConstraint(
@@ -65,6 +73,7 @@ class SheetVersion(models.Model):
         CONFIRMATION = "confirmation", _("confirmation")
         CORRECTION = "correction", _("correction")
         RECOMPUTE = "recompute", _("recomputed after a rule change")
+        RESOLUTION = "resolution", _("dispute resolved")
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField(_("version"))

@@ -447,7 +447,7 @@ class Board:
 
     @property
     def counts(self) -> dict[str, int]:
-        counts = {"missing": 0, "draft": 0, "entered": 0, "confirmed": 0}
+        counts = {"missing": 0, "draft": 0, "entered": 0, "disputed": 0, "confirmed": 0}
         for row in self.rows:
             counts[row.status] += 1
         return counts

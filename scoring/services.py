@@ -17,6 +17,7 @@ from django.db import models, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.permissions import ORGANISER, SCORER, require_role
 from scoring.rules import (
@@ -29,7 +30,7 @@ from scoring.rules import (
     parse_hand_cards,
     score_hand,
 )
-from tournaments.models import Event, Seat, Table
+from tournaments.models import Event, Seat, Series, Table
 from tournaments.services import checked_ruleset
 
 from . import selectors
@@ -224,6 +225,8 @@ def save_sheet(
     """
     require_role(actor, _club(table), SCORER)
     table, sheet = _lock(table)
+    _require_started(table)
+    _refuse_disputed(sheet)
     status = sheet.status if sheet else None
     reason = (reason or "").strip()
     if status == Sheet.Status.CONFIRMED:
@@ -274,21 +277,70 @@ def save_sheet(
     return SaveResult(sheet, version, check, stored)
 
 
+def _require_started(table: Table) -> None:
+    """Sheets belong to a series in play (or complete): refuse earlier saves with a hint."""
+    series = table.series
+    if series.status not in (Series.Status.IN_PLAY, Series.Status.COMPLETE):
+        raise ValidationError(
+            _(
+                "%(series)s has not started yet, so its sheets cannot be entered. An organiser "
+                "starts it on the seating list with “Start the series”; then enter the sheet."
+            )
+            % {"series": series}
+        )
+
+
+def _refuse_disputed(sheet: Sheet | None) -> None:
+    if sheet is not None and sheet.status == Sheet.Status.DISPUTED:
+        raise ValidationError(
+            _(
+                "This sheet is disputed: the two entries differ. Only a director or the "
+                "scorer who entered it first resolves it, against the paper sheet."
+            )
+        )
+
+
+def _other_scorer(sheet: Sheet, actor) -> None:
+    if sheet.entered_by_id == actor.pk:
+        raise PermissionDenied(_("You entered this sheet; another scorer must confirm it."))
+
+
 @transaction.atomic
-def confirm_sheet(actor, table: Table, *, expected_version: int) -> SheetVersion:
-    """A second scorer (not the one who entered it) confirms an entered sheet as it is."""
+def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> SheetVersion:
+    """A second scorer (not the one who entered it) confirms an entered sheet.
+
+    ``grid`` is what the confirmer's page shows and ``expected_version`` the version it
+    was loaded with: a newer version is a SheetConflict, and a grid that differs from the
+    stored version in any cell is refused (confirming it would silently drop the edit).
+    """
     require_role(actor, _club(table), SCORER)
     table, sheet = _lock(table)
+    _refuse_disputed(sheet)
     if sheet is None or sheet.status != Sheet.Status.ENTERED:
         raise ValidationError(_("Only an entered sheet can be confirmed."))
     _check_version(sheet, expected_version)
-    if sheet.entered_by_id == actor.pk:
-        raise PermissionDenied(_("You entered this sheet; another scorer must confirm it."))
+    _other_scorer(sheet, actor)
     if table.series.event.blind_confirmation:
         raise ValidationError(
             _("This event confirms sheets blind: type the sheet again to confirm it.")
         )
     content = _content_version(sheet)
+    participants = _seats(table)
+    shown = _read(grid, table, participants)
+    differences = selectors.diff_grids(content.grid, shown)
+    if differences:
+        raise ValidationError(
+            ngettext(
+                "Your grid differs from the stored version in %(count)d cell. Nothing was "
+                "confirmed, because confirming would drop your change: save your version "
+                "instead (another scorer then confirms it).",
+                "Your grid differs from the stored version in %(count)d cells. Nothing was "
+                "confirmed, because confirming would drop your changes: save your version "
+                "instead (another scorer then confirms it).",
+                len(differences),
+            )
+            % {"count": len(differences)}
+        )
     sheet.status = Sheet.Status.CONFIRMED
     sheet.confirmed_by, sheet.confirmed_at = actor, timezone.now()
     return _next_version(sheet, actor, SheetVersion.Kind.CONFIRMATION, content.grid)
@@ -296,19 +348,20 @@ def confirm_sheet(actor, table: Table, *, expected_version: int) -> SheetVersion
 
 @transaction.atomic
 def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> BlindResult:
-    """A second scorer types the sheet again without seeing the entry.
+    """A second scorer types the sheet again without seeing the entry (double entry).
 
-    The re-entry is stored (kind ``blind``); if every cell agrees with the entry (cards
-    count by their points), the sheet is confirmed, else the differing cells are returned
-    and both scorers see them until the entry is corrected or the re-entry re-typed.
+    The re-entry is stored as its own version (kind ``blind``). If every cell agrees with
+    the entry (cards count by their points) the sheet is confirmed; otherwise it becomes
+    *disputed*: it counts nowhere until a director or the first scorer resolves it
+    (``scoring.disputes.resolve_dispute``). There is no second try for the re-entry.
     """
     require_role(actor, _club(table), SCORER)
     table, sheet = _lock(table)
+    _refuse_disputed(sheet)
     if sheet is None or sheet.status != Sheet.Status.ENTERED:
         raise ValidationError(_("Only an entered sheet can be confirmed."))
     _check_version(sheet, expected_version)
-    if sheet.entered_by_id == actor.pk:
-        raise PermissionDenied(_("You entered this sheet; another scorer must confirm it."))
+    _other_scorer(sheet, actor)
     participants = _seats(table)
     grid = _read(grid, table, participants)
     ruleset = table.series.event.ruleset
@@ -326,6 +379,8 @@ def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> 
     if confirmed:
         sheet.status = Sheet.Status.CONFIRMED
         sheet.confirmed_by, sheet.confirmed_at = actor, timezone.now()
+    else:
+        sheet.status = Sheet.Status.DISPUTED
     version = _next_version(sheet, actor, SheetVersion.Kind.BLIND, check.grid)
     return BlindResult(sheet, version, confirmed, differences)
 

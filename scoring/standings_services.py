@@ -33,10 +33,10 @@ def _save(instance, actor, reason: str = "", update_fields=None):
 
 
 def has_results(event: Event) -> bool:
-    """A sheet of the event has been entered or confirmed."""
+    """A sheet of the event has been entered (disputed) or confirmed."""
     return Sheet.objects.filter(
         table__series__event=event,
-        status__in=[Sheet.Status.ENTERED, Sheet.Status.CONFIRMED],
+        status__in=[Sheet.Status.ENTERED, Sheet.Status.DISPUTED, Sheet.Status.CONFIRMED],
     ).exists()
 
 

@@ -18,7 +18,7 @@ from clubs.permissions import ORGANISER, SCORER, has_role, require_role
 from romme.forms import add_validation_errors
 from tournaments.models import Event, Series
 
-from . import selectors, services
+from . import disputes, selectors, services, sheet_context
 from .forms import (
     ConfirmForm,
     RulesetForm,
@@ -76,6 +76,10 @@ def series_draw(request, pk):
 # ----- the score sheet ---------------------------------------------------------------------
 
 
+def _started(page) -> bool:
+    return page.series.status in (Series.Status.IN_PLAY, Series.Status.COMPLETE)
+
+
 def _modes(request, page) -> dict:
     """What this user may do with this sheet now."""
     user = request.user
@@ -84,27 +88,51 @@ def _modes(request, page) -> dict:
     is_organiser = has_role(user, club, ORGANISER)
     status = page.status
     sheet = page.sheet
+    started = _started(page)
     entered_by_me = sheet is not None and sheet.entered_by_id == user.pk
+    dispute = sheet_context.dispute_context(page, user)
+    resolve = bool(dispute and dispute["may_resolve"])
     blind = (
         is_scorer
         and status == Sheet.Status.ENTERED
         and page.event.blind_confirmation
         and not entered_by_me
     )
-    can_edit = is_organiser if status == Sheet.Status.CONFIRMED else is_scorer
+    if status == Sheet.Status.DISPUTED:
+        can_edit = resolve
+    elif status == Sheet.Status.CONFIRMED:
+        can_edit = is_organiser
+    else:
+        can_edit = is_scorer
     return {
         "is_scorer": is_scorer,
         "is_organiser": is_organiser,
+        "started": started,
         "blind": blind,
-        "can_edit": can_edit and page.table_size > 0,
+        "dispute": dispute,
+        "resolve": resolve,
+        # A disputed sheet's entries are shown only to those who may resolve it.
+        "hide_values": status == Sheet.Status.DISPUTED and not resolve,
+        "can_edit": can_edit and page.table_size > 0 and started,
         "correction": status == Sheet.Status.CONFIRMED,
         "entered": status == Sheet.Status.ENTERED,
+        "disputed": status == Sheet.Status.DISPUTED,
         "entered_by_me": entered_by_me,
         "can_confirm": is_scorer
+        and started
         and status == Sheet.Status.ENTERED
         and not page.event.blind_confirmation
         and not entered_by_me,
     }
+
+
+def _initial_grid(request, page, modes) -> dict:
+    if modes["blind"]:
+        mine = page.latest_blind(by=request.user)
+        return mine.grid if mine else selectors.empty_grid()
+    if modes["hide_values"]:
+        return selectors.empty_grid()
+    return page.current_grid()
 
 
 def _render_sheet(
@@ -117,18 +145,17 @@ def _render_sheet(
     errors=(),
     reason="",
     status=200,
+    compare=False,
 ):
+    """The entry page. ``compare``: list the cells where the typed grid differs from the
+    stored version (as after a conflict), e.g. when a confirm was refused for them."""
     modes = _modes(request, page)
     size = page.table_size
     ruleset = page.ruleset
-    blind_version = page.latest_blind()
     if typed is None:
-        if modes["blind"]:
-            mine = page.latest_blind(by=request.user)
-            grid = mine.grid if mine else selectors.empty_grid()
-        else:
-            grid = page.current_grid()
-        typed = typed_from_grid(grid, table_size=size, rows=page.planned_hands)
+        typed = typed_from_grid(
+            _initial_grid(request, page, modes), table_size=size, rows=page.planned_hands
+        )
     grid, input_problems = grid_from_typed(typed, table_size=size) if size else ({}, [])
     check = None
     if size:
@@ -140,12 +167,12 @@ def _render_sheet(
         )
     problems = list(extra_problems) or [*input_problems, *(check.problems if check else [])]
 
-    # Cells where a blind re-entry and the entry differ: both scorers see them.
-    differs = set()
-    differences = []
-    if blind_version is not None:
-        differences = selectors.diff_grids(page.current_grid(), blind_version.grid, ruleset=ruleset)
-        differs = {(c.hand, c.seat if c.field != "hand_romme" else "romme") for c in differences}
+    # Cells where the two entries of a disputed sheet differ: the resolver sees both.
+    dispute = modes["dispute"]
+    differs = {}
+    for cell in dispute["cells"] if dispute else []:
+        key = (cell["hand"], cell["seat"] if cell["field"] != "hand_romme" else "romme")
+        differs[key] = cell
     problem_cells = {(p.hand, p.seat) for p in problems}
     names = page.seat_names
     rows = []
@@ -164,7 +191,7 @@ def _render_sheet(
                     "melded": row.melded[index],
                     "reading": check.readings.get((number, index), "") if check else "",
                     "running": "" if running is None else running[index],
-                    "differs": (number, index) in differs,
+                    "differs": differs.get((number, index)),
                     "problem": (number, index) in problem_cells,
                     "winner": data["winner"] == index,
                 }
@@ -175,22 +202,39 @@ def _render_sheet(
                 "dealer": names[data["dealer"]] if size else "",
                 "dealer_index": data["dealer"],
                 "hand_romme": row.hand_romme,
-                "romme_differs": (number, "romme") in differs,
+                "romme_differs": differs.get((number, "romme")),
                 "problem": (number, None) in problem_cells,
                 "cells": cells,
             }
         )
     messages_ = problem_dicts(problems, table_number=page.table.number, seat_names=names)
-    conflict_changes = []
-    if conflict is not None and not modes["blind"]:
-        conflict_changes = [change_message(c, seat_names=names) for c in conflict.changes]
+    secret = modes["blind"] or modes["hide_values"]
+    conflict_cells = []
+    if (conflict is not None or compare) and not secret and size:
+        conflict_cells = sheet_context.conflict_cells(page, selectors.normalise_grid(grid, size))
+    stored = None
+    if not secret and size:
+        stored = sheet_context.stored_fields(
+            page.current_grid(), table_size=size, rows=max(page.planned_hands, len(typed.rows))
+        )
+    matches_stored = bool(
+        size and page.sheet and not selectors.diff_grids(page.current_grid(), grid)
+    )
     history = [
         {
             "version": entry["version"],
             "changes": [change_message(c, seat_names=names) for c in entry["changes"]],
         }
-        for entry in selectors.version_history(page, hide_cells=modes["blind"])
+        for entry in selectors.version_history(page, hide_cells=secret)
     ]
+    confirmer_names, more_confirmers = ([], 0)
+    if modes["entered_by_me"] and modes["entered"]:
+        confirmer_names, more_confirmers = sheet_context.confirmers(page)
+    saved = request.session.get(_SAVED_KEY, "")
+    if saved.startswith(f"{page.table.pk}:"):
+        request.session.pop(_SAVED_KEY)
+    else:
+        saved = ""
     context = {
         "page": page,
         "table": page.table,
@@ -207,17 +251,27 @@ def _render_sheet(
         "problems": messages_,
         "errors": list(errors),
         "conflict": conflict,
-        "conflict_changes": conflict_changes,
-        "differences": []
-        if modes["blind"]
-        else [change_message(c, seat_names=names) for c in differences],
-        "difference_count": len(differences),
+        "conflict_cells": conflict_cells,
+        "stored_fields": stored,
+        "matches_stored": matches_stored,
         "history": history,
         "expected_version": conflict.current_version if conflict else page.version,
         "reason": reason,
+        "confirmer_names": confirmer_names,
+        "more_confirmers": more_confirmers,
+        "draft_key": f"romme-sheet-draft:{request.user.pk}:{page.series.pk}:{page.table.number}",
+        "draft_saved": saved.partition(":")[2],
         **modes,
     }
     return render(request, "scoring/sheet_entry.html", context, status=status)
+
+
+# Set after a successful save: the page then drops the browser's draft of that version.
+_SAVED_KEY = "sheet_draft_saved"
+
+
+def _saved(request, page, expected: int):
+    request.session[_SAVED_KEY] = f"{page.table.pk}:{expected}"
 
 
 @login_required
@@ -249,6 +303,10 @@ def sheet_entry(request, series_pk, number):
             result = services.blind_confirm(
                 request.user, page.table, grid, expected_version=expected
             )
+        elif action == "resolve":
+            result = disputes.resolve_dispute(
+                request.user, page.table, grid, expected_version=expected, reason=reason
+            )
         else:
             result = services.save_sheet(
                 request.user,
@@ -271,17 +329,28 @@ def sheet_entry(request, series_pk, number):
         return _render_sheet(
             request, page, typed=typed, errors=error.messages, reason=reason, status=400
         )
+    _saved(request, page, expected)
     if action == "blind":
         if result.confirmed:
             messages.success(
                 request, _("Your entry agrees with the first one: the sheet is confirmed.")
             )
         else:
+            # No count, no cells: the second entry is final and must not be tuned to match.
             messages.warning(
                 request,
-                _("%(count)d cells differ from the first entry; they are highlighted.")
-                % {"count": len(result.differences)},
+                _(
+                    "Your entry differs from the first one. Both are stored and the sheet is "
+                    "now disputed: a director or the scorer who entered it first decides "
+                    "against the paper sheet. It counts nowhere until then."
+                ),
             )
+    elif action == "resolve":
+        messages.success(
+            request,
+            _("The dispute is resolved: the sheet is confirmed as shown (version %(version)d).")
+            % {"version": result.number},
+        )
     elif result.sheet.status == Sheet.Status.DRAFT:
         count = len(result.check.problems)
         text = _("Draft saved as version %(version)d: %(hands)d complete hands.") % {
@@ -294,11 +363,13 @@ def sheet_entry(request, series_pk, number):
             }
         messages.success(request, text)
     else:
-        messages.success(
-            request,
-            _("Sheet saved as version %(version)d (%(kind)s).")
-            % {"version": result.version.number, "kind": result.version.get_kind_display()},
-        )
+        text = _("Sheet saved as version %(version)d (%(kind)s).") % {
+            "version": result.version.number,
+            "kind": result.version.get_kind_display(),
+        }
+        if result.sheet.status == Sheet.Status.ENTERED:
+            text += " " + _("A second person must now confirm it.")
+        messages.success(request, text)
     return redirect("scoring:sheet_entry", series_pk=series_pk, number=number)
 
 
@@ -341,20 +412,29 @@ def sheet_check(request, series_pk, number):
 @login_required
 @require_POST
 def sheet_confirm(request, series_pk, number):
+    """Confirm exactly the grid the page shows, from the version it was loaded with."""
     page = selectors.sheet_page(series_pk, number)
     require_role(request.user, page.event.club, SCORER)
     form = ConfirmForm(request.POST)
     if not form.is_valid():
         return _render_sheet(request, page, errors=[_("The page is out of date.")], status=400)
+    size = page.table_size
+    typed = typed_from_post(request.POST, table_size=size, rows=page.planned_hands)
+    grid, input_problems = grid_from_typed(typed, table_size=size)
+    if input_problems:
+        return _render_sheet(request, page, typed=typed, extra_problems=input_problems, status=400)
     try:
         services.confirm_sheet(
-            request.user, page.table, expected_version=form.cleaned_data["expected_version"]
+            request.user, page.table, grid, expected_version=form.cleaned_data["expected_version"]
         )
     except services.SheetConflict as conflict:
         page = selectors.sheet_page(series_pk, number)
-        return _render_sheet(request, page, conflict=conflict, status=409)
+        return _render_sheet(request, page, typed=typed, conflict=conflict, status=409)
     except ValidationError as error:
-        return _render_sheet(request, page, errors=error.messages, status=400)
+        return _render_sheet(
+            request, page, typed=typed, errors=error.messages, status=400, compare=True
+        )
+    _saved(request, page, form.cleaned_data["expected_version"])
     messages.success(request, _("The sheet is confirmed."))
     return redirect("scoring:sheet_entry", series_pk=series_pk, number=number)
 

@@ -3,6 +3,12 @@
  * No rule lives here. Every check, every total and every card reading comes from the
  * server (scoring.rules through the sheet's check endpoint); this script only moves the
  * focus, toggles the hand-Rommé box of a row and shows what the server answered.
+ *
+ * It also keeps the person at the keyboard from losing work: the cursor starts in the
+ * first empty cell; typed cells are kept as a draft in this browser (localStorage, per
+ * user, table and version) and restored after a reload or a failed save; leaving with
+ * unsaved typing asks first. On an entered sheet the confirm button is shown only while
+ * the grid equals the stored version (the server checks that too).
  */
 (function () {
   "use strict";
@@ -19,6 +25,16 @@
   });
   var timer = null;
   var sequence = 0;
+  var storedNode = document.getElementById("sheet-stored");
+  var stored = storedNode ? JSON.parse(storedNode.textContent) : null;
+  var confirmButton = document.getElementById("sheet-confirm");
+  var confirmHelp = document.getElementById("sheet-confirm-help");
+  var saveButton = document.getElementById("sheet-submit");
+  var editedNote = document.getElementById("sheet-edited-note");
+  var versionInput = document.getElementById("expected-version");
+  var draftKey = form.dataset.draftKey;
+  var pageVersion = versionInput.value; // the version the page shows
+  var submitting = false;
 
   function inputs() {
     return Array.prototype.slice.call(grid.querySelectorAll("input.cell-input"));
@@ -46,8 +62,235 @@
     if (!box) return;
     box.checked = !box.checked;
     row.classList.toggle("romme", box.checked);
+    afterChange();
+  }
+
+
+  /* ----- the grid's values, drafts and what may be pressed ----- */
+
+  function fields() {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return /^(cell-|melded-|romme-|first_dealer$)/.test(el.name || "");
+    });
+  }
+
+  function valueOf(el) {
+    if (el.type === "checkbox") return el.checked ? "1" : "";
+    return (el.value || "").trim();
+  }
+
+  function setValue(el, value) {
+    if (el.type === "checkbox") {
+      el.checked = value === "1";
+      var row = el.closest("tr");
+      if (row) row.classList.toggle("romme", el.checked);
+    } else {
+      el.value = value;
+    }
+  }
+
+  function snapshot() {
+    var out = {};
+    fields().forEach(function (el) {
+      out[el.name] = valueOf(el);
+    });
+    return out;
+  }
+
+  function differs(a, b) {
+    return Object.keys(a).some(function (name) {
+      return (a[name] || "") !== ((b && b[name]) || "");
+    });
+  }
+
+  var loaded = snapshot(); // what the page came with
+  // "Unsaved" means: different from the stored version (or, on a blind page, from the load).
+  var baseline = stored || loaded;
+
+  function apply(values) {
+    fields().forEach(function (el) {
+      if (Object.prototype.hasOwnProperty.call(values, el.name)) setValue(el, values[el.name]);
+    });
+  }
+
+  function draftKeyFor(version) {
+    return draftKey + ":" + version;
+  }
+
+  function readDraft(key) {
+    try {
+      var text = window.localStorage.getItem(key);
+      return text ? JSON.parse(text) : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function olderDraft(version) {
+    /* A draft typed on an older version of this sheet (someone saved meanwhile). */
+    var best = null;
+    try {
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var key = window.localStorage.key(i);
+        if (key && key.indexOf(draftKey + ":") === 0) {
+          var v = parseInt(key.slice(draftKey.length + 1), 10);
+          if (v < version && (!best || v > best.version)) best = { version: v, key: key };
+        }
+      }
+    } catch (e) {
+      return null;
+    }
+    return best;
+  }
+
+  function dropDraft(version) {
+    try {
+      window.localStorage.removeItem(draftKeyFor(version));
+    } catch (e) {
+      /* storage unavailable: nothing to drop */
+    }
+  }
+
+  function keepDraft() {
+    if (!draftKey) return;
+    var now = snapshot();
+    try {
+      if (differs(now, loaded) || differs(now, baseline)) {
+        window.localStorage.setItem(
+          draftKeyFor(versionInput.value),
+          JSON.stringify({ savedAt: new Date().toISOString(), fields: now })
+        );
+      } else {
+        window.localStorage.removeItem(draftKeyFor(versionInput.value));
+      }
+    } catch (e) {
+      /* storage full or blocked: the beforeunload question still protects the typing */
+    }
+  }
+
+  function showDraftNote(older) {
+    var note = document.getElementById("sheet-draft-note");
+    if (!note) return;
+    note.hidden = false;
+    var olderText = document.getElementById("sheet-draft-older");
+    if (olderText) olderText.hidden = !older;
+  }
+
+  function dropAllDrafts() {
+    try {
+      var found;
+      while ((found = olderDraft(Infinity))) window.localStorage.removeItem(found.key);
+    } catch (e) {
+      /* nothing stored */
+    }
+  }
+
+  function restoreDraft() {
+    if (!draftKey) return false;
+    var version = parseInt(versionInput.value, 10);
+    if (form.dataset.draftSaved) dropDraft(form.dataset.draftSaved);
+    if (form.dataset.fromPost) {
+      /* The server answered a save (conflict, problems) with the typed grid itself: it is
+         the draft now, kept under the version the page shows. */
+      dropAllDrafts();
+      keepDraft();
+      return false;
+    }
+    var draft = readDraft(draftKeyFor(version));
+    var older = false;
+    if (!draft) {
+      var found = olderDraft(version);
+      if (found) {
+        draft = readDraft(found.key);
+        if (draft) {
+          /* Save from the version the draft was typed on: the server then shows the
+             differences instead of overwriting the newer version. */
+          window.localStorage.removeItem(found.key);
+          versionInput.value = String(found.version);
+          older = true;
+        }
+      }
+    }
+    if (!draft || !draft.fields || !differs(draft.fields, snapshot())) return false;
+    apply(draft.fields);
+    if (older) keepDraft();
+    showDraftNote(older);
+    return true;
+  }
+
+  function discardDraft() {
+    dropAllDrafts();
+    versionInput.value = pageVersion;
+    apply(loaded);
+    var note = document.getElementById("sheet-draft-note");
+    if (note) note.hidden = true;
+    afterChange();
+  }
+
+  function updateActions() {
+    if (!confirmButton || !stored) return;
+    var same = !differs(snapshot(), stored) && versionInput.value === pageVersion;
+    confirmButton.hidden = !same;
+    confirmButton.disabled = !same;
+    if (confirmHelp) confirmHelp.hidden = !same;
+    if (saveButton) saveButton.hidden = same;
+    if (editedNote) editedNote.hidden = same;
+  }
+
+  function afterChange() {
+    updateActions();
+    keepDraft();
     schedule();
   }
+
+  function firstEmptyCell() {
+    var all = grid.querySelectorAll("input.cell-input:not(.melded)");
+    for (var i = 0; i < all.length; i++) {
+      if (!all[i].value.trim()) return all[i];
+    }
+    return null;
+  }
+
+  window.addEventListener("beforeunload", function (event) {
+    if (submitting) return;
+    if (!differs(snapshot(), baseline) && !differs(snapshot(), loaded)) return;
+    keepDraft();
+    event.preventDefault();
+    event.returnValue = "";
+  });
+
+  form.addEventListener("submit", function () {
+    submitting = true;
+    keepDraft(); // kept until the server says it is saved: a failed save loses nothing
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button");
+    if (!button) return;
+    if (button.classList.contains("take-value")) {
+      var el = form.elements[button.dataset.name];
+      if (el) {
+        setValue(el, button.dataset.value);
+        afterChange();
+      }
+    } else if (button.id === "conflict-take-stored" || button.id === "dispute-take-first" ||
+               button.id === "dispute-take-second") {
+      var table = button.id === "conflict-take-stored" ? "#conflict-cells" : "#dispute-cells";
+      var nth = button.id === "dispute-take-second" ? 1 : 0;
+      Array.prototype.forEach.call(document.querySelectorAll(table + " tbody tr"), function (tr) {
+        var take = tr.querySelectorAll("button.take-value")[nth];
+        var el = take && form.elements[take.dataset.name];
+        if (el) setValue(el, take.dataset.value);
+      });
+      afterChange();
+    } else if (button.id === "conflict-keep-mine") {
+      var box = document.getElementById("sheet-conflict");
+      if (box) box.hidden = true;
+      if (saveButton) saveButton.focus();
+    } else if (button.id === "sheet-draft-discard") {
+      discardDraft();
+    }
+  });
 
   grid.addEventListener("keydown", function (event) {
     var el = event.target;
@@ -65,12 +308,12 @@
     var el = event.target;
     if (el.type === "checkbox") {
       el.closest("tr").classList.toggle("romme", el.checked);
-      schedule();
+      afterChange();
     }
   });
 
-  form.addEventListener("input", schedule);
-  if (firstDealer) firstDealer.addEventListener("change", schedule);
+  form.addEventListener("input", afterChange);
+  if (firstDealer) firstDealer.addEventListener("change", afterChange);
 
   function schedule() {
     if (timer) clearTimeout(timer);
@@ -160,4 +403,9 @@
     });
     if (ready) ready.hidden = !answer.ready;
   }
+
+  if (restoreDraft()) schedule();
+  updateActions();
+  var start = firstEmptyCell();
+  if (start && !document.getElementById("sheet-conflict")) start.focus();
 })();

@@ -22,7 +22,7 @@ def test_a_scorer_enters_a_whole_sheet_with_the_keyboard(live_server, page):
     club = ClubFactory(name="Herz Dame Kassel", short_name="HDK")
     user_with_role(club, "scorer", username="schreiber")
     event = EventFactory(club=club, rounds_per_series=5)
-    series = SeriesFactory(event=event, number=1)
+    series = SeriesFactory(event=event, number=1, status="in_play")
     names = [("Anna", "Müller"), ("Bernd", "Becker"), ("Clara", "Schulz"), ("Dieter", "Wolf")]
     people = [
         ParticipantFactory(event=event, player__given_name=g, player__family_name=f)

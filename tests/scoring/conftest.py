@@ -16,7 +16,7 @@ def english():
 
 
 def make_series(club, *, tables=4, table_size=4, rounds=5, blind=False, slug="german-minus"):
-    """An event of `club` with series 1 seated at `tables` tables of `table_size`.
+    """An event of `club` with series 1 seated at `tables` tables of `table_size`, started.
 
     Table 1 seats Anna Müller, Bernd Becker, Clara Schulz, Dieter Wolf (in this order).
     """
@@ -25,7 +25,7 @@ def make_series(club, *, tables=4, table_size=4, rounds=5, blind=False, slug="ge
     event = EventFactory(
         club=club, rounds_per_series=rounds, blind_confirmation=blind, ruleset_slug=slug
     )
-    series = SeriesFactory(event=event, number=1)
+    series = SeriesFactory(event=event, number=1, status="in_play")
     names = [("Anna", "Müller"), ("Bernd", "Becker"), ("Clara", "Schulz"), ("Dieter", "Wolf")]
     made = []
     for t in range(1, tables + 1):

@@ -130,18 +130,23 @@ def test_a_draft_posted_from_the_page_keeps_what_is_typed(client, club_a, scorer
 
 def test_confirmation_by_the_one_who_entered_is_refused_by_the_page(client, club_a, scorer_a):
     _series, tables = make_series(club_a)
-    services.save_sheet(scorer_a, tables[0], random_grid(), expected_version=0, submit=True)
+    grid = random_grid()
+    services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
     client.force_login(scorer_a)
     page = client.get(_url(tables[0])).content.decode()
     assert "sheet-confirm" not in page
-    response = client.post(_url(tables[0], "sheet_confirm"), {"expected_version": "1"})
+    response = client.post(_url(tables[0], "sheet_confirm"), post_data(grid, version=1))
     assert response.status_code == 403
     assert Sheet.objects.get(table=tables[0]).status == "entered"
 
     other = scorer(club_a, "second")
     client.force_login(other)
     assert 'id="sheet-confirm"' in client.get(_url(tables[0])).content.decode()
+    # A confirm that does not carry the grid it confirms is refused.
     response = client.post(_url(tables[0], "sheet_confirm"), {"expected_version": "1"})
+    assert response.status_code == 400
+    assert Sheet.objects.get(table=tables[0]).status == "entered"
+    response = client.post(_url(tables[0], "sheet_confirm"), post_data(grid, version=1))
     assert response.status_code == 302
     assert Sheet.objects.get(table=tables[0]).confirmed_by == other
 
@@ -166,7 +171,19 @@ def test_a_conflicting_save_shows_the_other_persons_changes(client, club_a, scor
     assert "Someone else saved this sheet" in text and "scorer_a" in text
     names = ["Anna Müller", "Bernd Becker", "Clara Schulz", "Dieter Wolf"]
     old = grid["hands"][6]["seats"][loser]["hand_points"]
-    assert f"Hand 7, seat {loser + 1} ({names[loser]}): {old} → 77" in text
+    first = grid["hands"][0]["seats"][mine_loser]["hand_points"]
+    # Exactly the two cells that differ: where, theirs, mine, who stored it and when.
+    assert text.count('<tr data-name="cell-') == 2
+    assert (
+        f'<tr data-name="cell-1-{mine_loser + 1}">\n          <td>Hand 1, seat {mine_loser + 1} '
+        f'({names[mine_loser]})</td>\n          <td class="mine">66</td>\n'
+        f'          <td class="stored">{first}</td>'
+    ) in text
+    assert (
+        f'<td>Hand 7, seat {loser + 1} ({names[loser]})</td>\n          <td class="mine">{old}'
+        '</td>\n          <td class="stored">77</td>'
+    ) in text
+    assert "scorer_a, " in text and "(version 2)" in text and "(version 1)" in text
     # Nothing of the late save was stored; the page offers their entries with the new version.
     assert not SheetVersion.objects.filter(created_by=other).exists()
     assert (
@@ -179,7 +196,9 @@ def test_a_conflicting_save_shows_the_other_persons_changes(client, club_a, scor
     assert f'name="cell-1-{mine_loser + 1}" value="66"' in text
 
 
-def test_blind_mode_hides_the_entry_and_highlights_differences(client, club_a, scorer_a):
+def test_blind_mode_hides_the_entry_and_a_mismatch_becomes_a_dispute(
+    client, club_a, scorer_a, organiser_a
+):
     _series, tables = make_series(club_a, blind=True)
     grid = random_grid(seed=29)
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
@@ -187,6 +206,7 @@ def test_blind_mode_hides_the_entry_and_highlights_differences(client, club_a, s
     client.force_login(second)
     page = client.get(_url(tables[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Blind confirmation" in page and 'value="blind"' in page
+    assert "sheet-stored" not in page  # the stored values never reach a blind page
     first_loser = _loser(grid["hands"][0])
     points = grid["hands"][0]["seats"][first_loser]["hand_points"]
     assert f'name="cell-1-{first_loser + 1}" value=""' in page  # nothing of the entry shown
@@ -196,15 +216,44 @@ def test_blind_mode_hides_the_entry_and_highlights_differences(client, club_a, s
     response = client.post(_url(tables[0]), post_data(typo, version=1, action="blind"))
     assert response.status_code == 302
     page = client.get(_url(tables[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "differs from the entry in 1 cell" in page and 'class="cell differs' in page
-    client.force_login(scorer_a)
-    page = client.get(_url(tables[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert 'class="cell differs' in page
-
-    client.force_login(second)
+    assert "the sheet is now disputed" in page
+    assert "cell differs" not in page and "cells differ" not in page
+    assert "cell-input" not in page and f">{points}<" not in page  # no retry, nothing shown
+    # Trying again anyway is refused.
     response = client.post(_url(tables[0]), post_data(grid, version=2, action="blind"))
+    assert response.status_code == 400 and Sheet.objects.get(table=tables[0]).status == "disputed"
+
+    # The director sees both entries side by side and resolves.
+    client.force_login(organiser_a)
+    page = client.get(_url(tables[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="dispute-cells"' in page and 'class="cell differs' in page
+    assert f'<td class="first">{points}</td>' in page
+    assert (
+        f'<td class="second">{typo["hands"][0]["seats"][first_loser]["hand_points"]}</td>' in page
+    )
+    assert 'value="resolve"' in page
+    response = client.post(_url(tables[0]), post_data(grid, version=2, action="resolve"))
     assert response.status_code == 302
-    assert Sheet.objects.get(table=tables[0]).status == "confirmed"
+    sheet = Sheet.objects.get(table=tables[0])
+    assert sheet.status == "confirmed" and sheet.resolved_by == organiser_a
+    page = client.get(_url(tables[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "dispute resolved" in page and "blind re-entry" in page and "Dispute resolved by" in page
+
+
+def test_the_board_counts_disputed_sheets(client, club_a, scorer_a):
+    series, tables = make_series(club_a, blind=True, tables=2)
+    grid = random_grid(seed=30)
+    services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
+    typo = copy.deepcopy(grid)
+    loser = _loser(typo["hands"][3])
+    typo["hands"][3]["seats"][loser]["hand_points"] = 99
+    services.blind_confirm(scorer(club_a, "b"), tables[0], typo, expected_version=1)
+    client.force_login(scorer_a)
+    page = client.get(
+        reverse("scoring:series_board", args=[series.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert '<strong data-status="disputed">1</strong>' in page
+    assert 'id="board-disputed"' in page and "Resolve dispute" in page
 
 
 def test_writes_need_the_role_in_the_events_club(client, club_a, scorer_a, viewer_a, organiser_a):
@@ -260,7 +309,7 @@ def test_the_correction_page_needs_a_reason(client, club_a, scorer_a, organiser_
     _series, tables = make_series(club_a)
     grid = random_grid(seed=6)
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
-    services.confirm_sheet(scorer(club_a, "s2"), tables[0], expected_version=1)
+    services.confirm_sheet(scorer(club_a, "s2"), tables[0], grid, expected_version=1)
     client.force_login(scorer_a)
     assert client.post(_url(tables[0]), post_data(grid, version=2)).status_code == 403
     client.force_login(organiser_a)
@@ -308,7 +357,7 @@ def test_the_board_shows_each_tables_sheet_and_counts(client, club_a, scorer_a, 
     services.save_sheet(scorer_a, tables[0], random_grid(), expected_version=0, submit=True)
     services.save_sheet(scorer_a, tables[1], random_grid(hands=3), expected_version=0)
     services.save_sheet(scorer_a, tables[2], random_grid(seed=4), expected_version=0, submit=True)
-    services.confirm_sheet(organiser_a, tables[2], expected_version=1)
+    services.confirm_sheet(organiser_a, tables[2], random_grid(seed=4), expected_version=1)
     client.force_login(scorer_a)
     page = client.get(
         reverse("scoring:series_board", args=[series.pk]), HTTP_ACCEPT_LANGUAGE="en"
@@ -379,7 +428,7 @@ def test_pages_run_a_fixed_number_of_queries(
     client.force_login(scorer_a)
     with django_assert_max_num_queries(6):  # session, user, 3 reads, roles
         assert client.get(reverse("scoring:series_board", args=[series.pk])).status_code == 200
-    with django_assert_max_num_queries(6):  # session, user, 3 reads, roles
+    with django_assert_max_num_queries(7):  # session, user, 3 reads, roles, who may confirm
         assert client.get(_url(made[-1])).status_code == 200
 
 

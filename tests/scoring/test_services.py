@@ -155,9 +155,10 @@ def test_a_save_from_an_old_version_is_refused_with_the_other_changes(club_a, sc
 
 def test_the_one_who_entered_cannot_confirm_another_scorer_can(club_a, scorer_a):
     _series, tables = make_series(club_a)
-    services.save_sheet(scorer_a, tables[0], random_grid(), expected_version=0, submit=True)
+    grid = random_grid()
+    services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
     with pytest.raises(PermissionDenied):
-        services.confirm_sheet(scorer_a, tables[0], expected_version=1)
+        services.confirm_sheet(scorer_a, tables[0], grid, expected_version=1)
     sheet = Sheet.objects.get(table=tables[0])
     assert sheet.status == Sheet.Status.ENTERED and sheet.version == 1
 
@@ -168,19 +169,19 @@ def test_the_one_who_entered_cannot_confirm_another_scorer_can(club_a, scorer_a)
         )
 
     second = scorer(club_a, "scorer_two")
-    version = services.confirm_sheet(second, tables[0], expected_version=1)
+    version = services.confirm_sheet(second, tables[0], grid, expected_version=1)
     sheet.refresh_from_db()
     assert sheet.status == Sheet.Status.CONFIRMED and sheet.confirmed_by == second
     assert version.kind == "confirmation" and version.number == 2 == sheet.version
 
 
-def test_blind_confirmation_reports_differences_and_confirms_when_equal(club_a, scorer_a):
+def test_a_differing_blind_entry_is_stored_and_the_sheet_becomes_disputed(club_a, scorer_a):
     _series, tables = make_series(club_a, blind=True)
     grid = random_grid(seed=21)
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
     second = scorer(club_a, "blind_two")
     with pytest.raises(ValidationError):
-        services.confirm_sheet(second, tables[0], expected_version=1)
+        services.confirm_sheet(second, tables[0], grid, expected_version=1)
     with pytest.raises(PermissionDenied):
         services.blind_confirm(scorer_a, tables[0], grid, expected_version=1)
 
@@ -197,16 +198,34 @@ def test_blind_confirmation_reports_differences_and_confirms_when_equal(club_a, 
         (1, None, "hand_romme"),
     }
     sheet = Sheet.objects.get(table=tables[0])
-    assert sheet.status == Sheet.Status.ENTERED and sheet.version == 2
-    assert SheetVersion.objects.get(sheet=sheet, number=2).kind == "blind"
+    assert sheet.status == Sheet.Status.DISPUTED and sheet.version == 2
+    assert sheet.confirmed_by is None
+    blind = SheetVersion.objects.get(sheet=sheet, number=2)
+    assert blind.kind == "blind" and blind.created_by == second
+    assert (
+        blind.grid["hands"][11]["seats"][loser]["hand_points"]
+        == typo["hands"][11]["seats"][loser]["hand_points"]
+    )
     # The blind re-entry changes nothing stored.
     assert _stored_points(sheet) == _expected_points(grid, PRESETS["german-minus"])
 
-    # Re-typed right (cards instead of points count by their value): confirmed.
-    again = copy.deepcopy(grid)
-    result = services.blind_confirm(second, tables[0], again, expected_version=2)
-    assert result.confirmed and result.differences == []
+    # No second try: even the right grid is refused now, and nobody can simply save over it.
+    with pytest.raises(ValidationError, match="disputed"):
+        services.blind_confirm(second, tables[0], copy.deepcopy(grid), expected_version=2)
+    with pytest.raises(ValidationError, match="disputed"):
+        services.save_sheet(second, tables[0], grid, expected_version=2, submit=True)
     sheet.refresh_from_db()
+    assert sheet.status == Sheet.Status.DISPUTED and sheet.version == 2
+
+
+def test_a_matching_blind_entry_confirms(club_a, scorer_a):
+    _series, tables = make_series(club_a, blind=True)
+    grid = random_grid(seed=22)
+    services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
+    second = scorer(club_a, "blind_two")
+    result = services.blind_confirm(second, tables[0], copy.deepcopy(grid), expected_version=1)
+    assert result.confirmed and result.differences == []
+    sheet = Sheet.objects.get(table=tables[0])
     assert sheet.status == Sheet.Status.CONFIRMED and sheet.confirmed_by == second
 
 
@@ -226,7 +245,7 @@ def test_a_correction_needs_the_organiser_and_a_reason(club_a, scorer_a, organis
     _series, tables = make_series(club_a)
     grid = random_grid(seed=8)
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
-    services.confirm_sheet(scorer(club_a, "s2"), tables[0], expected_version=1)
+    services.confirm_sheet(scorer(club_a, "s2"), tables[0], grid, expected_version=1)
 
     fixed = copy.deepcopy(grid)
     hand = fixed["hands"][4]
@@ -304,7 +323,7 @@ def test_running_order_ranks_by_confirmed_points_of_earlier_series(club_a, score
     grid = random_grid(seed=31)
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
     services.save_sheet(scorer_a, tables[1], random_grid(seed=32), expected_version=0, submit=True)
-    services.confirm_sheet(scorer(club_a, "s2"), tables[0], expected_version=1)
+    services.confirm_sheet(scorer(club_a, "s2"), tables[0], grid, expected_version=1)
     event = series.event
     SeriesFactory(event=event, number=2)
 
