@@ -13,7 +13,7 @@ class SheetVersionInline(admin.TabularInline):
 
 @admin.register(Sheet)
 class SheetAdmin(admin.ModelAdmin):
-    list_display = ["table", "status", "version", "entered_by", "confirmed_by"]
+    list_display = ["table", "status", "version", "entered_by", "confirmed_by", "resolved_by"]
     search_fields = ["table__series__event__name"]
     list_filter = ["status", "table__series__event"]
     raw_id_fields = ["table"]
