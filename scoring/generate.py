@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Player
 from scoring.models import Hand, HandSeat, Sheet, SheetVersion
-from scoring.rules import HandResult, random_hand, score_hand
+from scoring.rules import PRESETS, HandResult, random_hand, score_hand
 from tournaments import draw
 from tournaments.models import Event, Group, GroupMember, Participant, Seat, Series, Table
 
@@ -63,6 +63,11 @@ def generate_event(plan: Plan) -> Event:
         kind=plan.kind,
         start_date=plan.start_date,
         ruleset_slug=plan.ruleset_slug,
+        # generated series play fixed rounds, so a preset played to a target score
+        # (Treppenrommé) is generated without one
+        ruleset_overrides=(
+            {"target_score": None} if PRESETS[plan.ruleset_slug].target_score else {}
+        ),
         rounds_per_series=plan.rounds,
         later_series_seating=Event.Seating.RANKED,
         created_by=confirmer,

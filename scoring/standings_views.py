@@ -22,6 +22,7 @@ from tournaments.models import Event, Season, Series
 
 from . import ranking, standings_services
 from . import standings as core
+from .messages_rules import tie_policy_text
 from .standings_tables import SeasonTable, StandingTable, season_rows, table_rows
 
 SCORE_METRICS = ("hands_won", "hand_rommes", "fewest_hand_points", "last_series", "best_series")
@@ -309,6 +310,8 @@ def tie_break(request, pk):
             "form": form,
             "changes": changes,
             "has_results": standings_services.has_results(event),
+            "ties_policy": event.ruleset.ties,
+            "ties_policy_text": tie_policy_text(event.ruleset.ties),
             "metrics": [
                 (ranking.metric_label(k), ranking.METRIC_DESCRIPTIONS.get(k, ""))
                 for k in core.METRICS

@@ -47,3 +47,16 @@ def test_generated_event_is_valid_and_consistent():
         ]
         < 0
     )
+
+
+def test_generated_treppenromme_events_play_fixed_rounds(club_a):
+    """Generated series are fixed rounds, so the target score of seed 004 is switched off."""
+    players = PlayerFactory.create_batch(4)
+    event = generate_event(
+        Plan(
+            name="Treppe", club=club_a, players=players, series=1, rounds=1,
+            ruleset_slug="treppenromme",
+        )
+    )  # fmt: skip
+    assert event.ruleset_overrides == {"target_score": None}
+    assert event.ruleset.target_score is None

@@ -672,6 +672,7 @@ class SeasonRankingExporter(Exporter):
             )
         mode = season.get_ranking_mode_display()
         title = _("Season %(season)s, ranked by %(mode)s") % {"season": season.name, "mode": mode}
+        title = f"{title} · {_('ties: shared rank')}"
         return [
             ExportTable(
                 title,

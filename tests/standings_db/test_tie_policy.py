@@ -87,3 +87,10 @@ def test_pages_api_and_exports_say_which_policy_ranked(client, club_a):
     other, _p = _event(club_a, "german-minus")
     with translation.override("de"):
         assert all("Gleichstand: Feinwertung" in t.title for t in standings_tables(other))
+
+
+def test_tie_break_page_says_the_chain_does_not_rank_under_playoff(client, club_a):
+    event, _people = _event(club_a, "melded-minus-held")
+    client.force_login(director(club_a))
+    page = client.get(reverse("standings:tie_break", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    assert "diese Feinwertung bestimmt die Ränge nicht" in page.content.decode()
