@@ -135,6 +135,7 @@ def main(argv=None) -> int:
     parser.add_argument("--write", action="store_true", help="write docs/performance.md")
     parser.add_argument("--db", help="databases side by side, e.g. sqlite,postgresql")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
+    parser.add_argument("--skip-exports", action="store_true", help="leave out the exports")
     args = parser.parse_args(argv)
     if args.db:
         from bench import compare
@@ -188,7 +189,8 @@ def run(args, database: str) -> list[Measurement]:
         players = list(Player.objects.filter(participations__event=large))
         rows += workflow_rows("large", players, large.club, runs)
         rows += standings_bench.measurements(large, built["season"], runs)
-        rows += export_rows(large, 3)
+        if not args.skip_exports:
+            rows += export_rows(large, 3)
     print_table(rows)
     return rows
 

@@ -36,6 +36,8 @@ def run_one(name: str, args) -> list[dict]:
         command = [sys.executable, "-m", "bench", "--json", str(out), "--runs", str(args.runs)]
         if args.short:
             command.append("--short")
+        if args.skip_exports:
+            command.append("--skip-exports")
         env = {**os.environ, "DATABASE_URL": DATABASES[name]}
         print(f"=== {name}: {' '.join(command[1:])}", flush=True)
         subprocess.run(command, cwd=ROOT, env=env, check=False)
@@ -104,7 +106,9 @@ def main(args) -> int:
     results = {name: run_one(name, args) for name in names}
     rows = merge(results)
     text = table(rows, names)
-    command = f"python -m bench --db {','.join(names)}" + (" --short" if args.short else "")
+    command = f"python -m bench --db {','.join(names)} --runs {args.runs}"
+    command += " --short" if args.short else ""
+    command += " --skip-exports" if args.skip_exports else ""
     print(f"\n{text}\n\n{time.perf_counter() - started:.0f} s in all; `{command}`")
     if args.write:
         write_doc(text, command)

@@ -174,6 +174,8 @@ if CACHE_URL:
 # /healthz reports database, cache, disk space and the export jobs folder (romme.health).
 MIDDLEWARE += ["romme.faults.ServiceUnavailableMiddleware"]
 HEALTH_MIN_FREE_MB = int(os.environ.get("HEALTH_MIN_FREE_MB", "200"))
+# Export jobs (status and file per job); empty: a folder in the system's temp directory.
+EXPORTS_JOB_DIR = os.environ.get("EXPORTS_JOB_DIR", "")
 if PRODUCTION:
     # A monitor on the same machine asks http://127.0.0.1/healthz without TLS.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

@@ -29,14 +29,12 @@ def failing_sql(error, *, writes_only=True):
 
     def execute(self, sql, params, *args):
         if not writes_only or sql.lstrip().upper().startswith(WRITES):
-            if isinstance(error, psycopg.Error):
-                # What Django's wrapper makes of a psycopg error on PostgreSQL.
-                name = next(
-                    k.__name__ for k in type(error).__mro__ if hasattr(django_db, k.__name__)
-                )
+            if isinstance(error, sqlite3.Error | psycopg.Error):
+                # What Django's wrapper makes of a driver's error, on either database.
+                names = [k.__name__ for k in type(error).__mro__]
+                name = next(n for n in names if n != "Error" and hasattr(django_db, n))
                 raise getattr(django_db, name)(*error.args) from error
-            with self.db.wrap_database_errors:
-                raise error
+            raise error
         return original(self, sql, params, *args)
 
     with mock.patch.object(CursorWrapper, "_execute", execute):

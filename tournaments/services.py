@@ -371,8 +371,28 @@ def _locked(series: Series) -> Series:
 
 
 def _delete_seating(series: Series, actor, reason: str = "") -> None:
-    for seat in Seat.objects.filter(series=series):
-        _delete(seat, actor, reason)
+    """Remove the seating: one "-" history record per seat (who, when, why), in one INSERT.
+
+    Deleting seat by seat cost two queries per seat (800 for a 400-player redraw), which
+    PostgreSQL, with a round trip per query, paid ten times over.
+    """
+    seats = list(Seat.objects.filter(series=series))
+    if seats:
+        historical = Seat.history.model
+        names = [field.attname for field in Seat._meta.concrete_fields]
+        now, user = timezone.now(), _user(actor)
+        historical.objects.bulk_create(
+            historical(
+                **{name: getattr(seat, name) for name in names},
+                history_date=now,
+                history_type="-",
+                history_user=user,
+                history_change_reason=reason or None,
+            )
+            for seat in seats
+        )
+        # The history is written above; no per-row signals (nothing else refers to a seat).
+        Seat.objects.filter(pk__in=[seat.pk for seat in seats])._raw_delete(Seat.objects.db)
     Table.objects.filter(series=series).delete()
 
 

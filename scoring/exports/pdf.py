@@ -5,11 +5,10 @@ WeasyPrint gets `StaticOnlyFetcher`: it serves `/static/...` and `data:` URIs (t
 and refuses everything else (http, https, file, ftp, ...) without opening it, whatever a
 player name or a note contains.
 
-A static URL is read through the configured static storage first, so the names `{% static %}`
-gives with DEBUG off (the manifest's hashed `css/print.<hash>.css`) are found in STATIC_ROOT
-after `collectstatic`, even on a machine without the source tree. The staticfiles finders
-(the source folders) come first with DEBUG on, where STATIC_ROOT may hold stale copies, and
-are the fallback when nothing was collected.
+A static URL is looked up with the staticfiles finders (the source folders), then in the
+configured static storage: the names `{% static %}` gives with DEBUG off (the manifest's
+hashed `css/print.<hash>.css`) exist only there, in STATIC_ROOT after `collectstatic`, which
+also serves a machine without the source tree.
 
 Progress: WeasyPrint logs "Creating layout - Page N" on its progress logger; a handler
 passes those records to the callback registered for the rendering thread.
@@ -95,8 +94,9 @@ def static_content(url: str) -> tuple[str, bytes] | None:
     name = static_name(url)
     if name is None:
         return None
-    sources = (_from_finders, _from_storage) if settings.DEBUG else (_from_storage, _from_finders)
-    for source in sources:
+    # The source folders first (a stale STATIC_ROOT never hides an edited stylesheet), then
+    # the collected files: the hashed names only exist there.
+    for source in (_from_finders, _from_storage):
         content = source(name)
         if content is not None:
             return name, content
