@@ -151,7 +151,7 @@ def aggregate(
         .values_list(by, "hand__sheet__table__series_id")
         .annotate(
             total=Sum("points"),
-            lost_hand_points=Sum("hand_points", filter=~won),
+            lost_hand_points=Sum("held_points", filter=~won),
             won=Count("id", filter=won),
             rommes=Count("id", filter=won & Q(hand__hand_romme=True)),
             unconfirmed=Count("id", filter=Q(hand__sheet__status=Sheet.Status.ENTERED)),
