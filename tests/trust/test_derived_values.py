@@ -267,3 +267,16 @@ def test_recompute_command_needs_an_organiser(pair, scorer_a):
     _numbers, cards = pair
     with pytest.raises(CommandError):
         call_command("recompute_event", str(cards.pk), user=scorer_a.username, reason="x")
+
+
+def test_the_migration_backfills_held_points_from_cards(pair):
+    import importlib
+
+    from django.apps import apps
+
+    backfill = importlib.import_module("scoring.migrations.0003_trust_held_points").backfill
+    _numbers, cards = pair
+    before = _held(cards)
+    HandSeat.objects.update(held_points=None)
+    backfill(apps, None)
+    assert _held(cards) == before
