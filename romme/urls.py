@@ -10,7 +10,7 @@ handler500 = "romme.faults.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("favicon.ico", views.favicon),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", health.healthz, name="healthz"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -15,4 +15,5 @@ def home(request):
 @require_GET
 def favicon(request):
     """Browsers ask for /favicon.ico on pages without a <link rel=icon> (PDF viewers, feeds)."""
-    return redirect(static("favicon.svg"), permanent=True)
+    # Not permanent: with hashed static names the target changes with each release.
+    return redirect(static("favicon.svg"))

@@ -45,6 +45,14 @@ class HandAdmin(admin.ModelAdmin):
 
 @admin.register(HandSeat)
 class HandSeatAdmin(admin.ModelAdmin):
-    list_display = ["hand", "position", "participant", "hand_points", "melded", "points"]
+    list_display = [
+        "hand",
+        "position",
+        "participant",
+        "hand_points",
+        "held_points",
+        "melded",
+        "points",
+    ]
     search_fields = ["participant__player__family_name", "participant__player__player_number"]
     raw_id_fields = ["hand", "participant"]

@@ -815,7 +815,9 @@ def import_event(data, *, rename: str | None = None, actor=None) -> ImportResult
     hands = 0
     for sheet, (table, _t, plan, _path) in zip(sheet_objs, sheet_rows, strict=True):
         if plan.check is not None and plan.numbers:
-            hands += _store_hands(sheet, plan.check, seats_by_table[table.pk], plan.numbers)
+            hands += _store_hands(
+                sheet, plan.check, seats_by_table[table.pk], plan.numbers, event.ruleset
+            )
 
     result.created.update(
         events=1,

@@ -125,5 +125,6 @@ def resolve_dispute(
     version = services._next_version(
         sheet, actor, SheetVersion.Kind.RESOLUTION, check.grid, (reason or "").strip()
     )
-    services._store_hands(sheet, check, participants, range(1, len(check.grid["hands"]) + 1))
+    numbers = range(1, len(check.grid["hands"]) + 1)
+    services._store_hands(sheet, check, participants, numbers, series.event.ruleset)
     return version

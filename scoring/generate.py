@@ -195,12 +195,12 @@ def generate_event(plan: Plan) -> Event:
             for sheet, n, r, _ids, _points in hands
         )
         for hand, (_sheet, _n, r, ids, points) in zip(hand_objects, hands, strict=True):
-            hand_rows.extend(_seat_rows(hand, r, ids, points))
+            hand_rows.extend(_seat_rows(hand, r, ids, points, ruleset))
         HandSeat.objects.bulk_create(hand_rows, batch_size=2000)
     return event
 
 
-def _seat_rows(hand: Hand, result: HandResult, ids, points):
+def _seat_rows(hand: Hand, result: HandResult, ids, points, ruleset):
     for position, (seat, pid, value) in enumerate(zip(result.seats, ids, points, strict=True)):
         yield HandSeat(
             hand=hand,
@@ -208,5 +208,6 @@ def _seat_rows(hand: Hand, result: HandResult, ids, points):
             participant_id=pid,
             hand_points=seat.hand_points,
             melded=seat.melded,
+            held_points=seat.points(ruleset),
             points=value,
         )

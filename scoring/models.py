@@ -1,8 +1,10 @@
 """What happened at the tables: score sheets, their versions, hands and seats' results.
 
 The raw facts written on a sheet are stored (dealer, who went out, hand Rommé, hand points
-or cards, melded values). `HandSeat.points` is derived by `scoring.rules.score_hand` and
-recomputed whenever the event's rule set changes; nothing else computes points.
+or cards, melded values). The derived values `HandSeat.points` (by `scoring.rules.score_hand`)
+and `HandSeat.held_points` (the hand points a seat held, typed or counted from its cards by
+`scoring.rules`) are computed when a sheet is saved and recomputed whenever the event's rule
+set changes (`scoring.services.recompute_event`); everything else reads them as stored.
 """
 
 from django.conf import settings
@@ -133,6 +135,10 @@ class HandSeat(models.Model):
     hand_points = models.PositiveSmallIntegerField(_("hand points"), null=True, blank=True)
     cards = models.CharField(_("cards"), max_length=200, blank=True)
     melded = models.IntegerField(_("melded value"), null=True, blank=True)
+    # Derived: the hand points the seat held, as typed or counted from ``cards`` under the
+    # event's rule set (``SeatResult.points``); None when neither was written. Standings
+    # ("fewest hand points"), exports and the API read this, never ``hand_points``.
+    held_points = models.IntegerField(_("hand points held"), null=True, blank=True)
     points = models.IntegerField(_("points"))
 
     class Meta:

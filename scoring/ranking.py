@@ -20,10 +20,10 @@ from django.db.models import Count, F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.permissions import SCORER, has_role
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Series, Table
 
 from . import standings as core
+from . import visibility
 from .messages_rules import tie_policy_text
 from .models import HandSeat, Sheet
 from .standings_ties import ranking_chain
@@ -100,9 +100,9 @@ def _number(value) -> str:
     return str(value)
 
 
-def is_director(user, event: Event) -> bool:
-    """Organisers and scorers of the event's club direct it (see provisional standings)."""
-    return has_role(user, event.club_id, SCORER)
+# Who sees what: scoring.visibility (directors are the organisers of the event's club).
+is_director = visibility.is_director
+sees_unpublished = visibility.sees_unpublished
 
 
 # --------------------------------------------------------------------------- aggregation
@@ -153,7 +153,7 @@ def aggregate(
         .values_list(by, "hand__sheet__table__series_id")
         .annotate(
             total=Sum("points"),
-            lost_hand_points=Sum("hand_points", filter=~won),
+            lost_hand_points=Sum("held_points", filter=~won),
             won=Count("id", filter=won),
             rommes=Count("id", filter=won & Q(hand__hand_romme=True)),
             unconfirmed=Count("id", filter=Q(hand__sheet__status=Sheet.Status.ENTERED)),
@@ -678,7 +678,7 @@ def player_results(player, user) -> list[PlayerSeries]:
         return []
     event_ids = [p["event_id"] for p in participations]
     directed = [
-        p["event_id"] for p in participations if has_role(user, p["event__club_id"], SCORER)
+        p["event_id"] for p in participations if sees_unpublished(user, p["event__club_id"])
     ]
     visible = Q(hand__sheet__table__series__published=True) | Q(
         hand__sheet__table__series__event_id__in=directed

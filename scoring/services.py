@@ -164,8 +164,15 @@ def _next_version(sheet: Sheet, actor, kind: str, grid: dict, reason: str = "") 
     )
 
 
-def _store_hands(sheet: Sheet, check: GridCheck, participants: list[int], numbers) -> int:
-    """Replace the sheet's Hand and HandSeat rows by the hands ``numbers`` of ``check``."""
+def held_points(hand: HandResult, ruleset) -> list[int | None]:
+    """The hand points each seat held, derived by the rules engine: counted from the cards
+    when cards were written, else as typed (None: neither). Stored as HandSeat.held_points."""
+    return [seat.points(ruleset) for seat in hand.seats]
+
+
+def _store_hands(sheet: Sheet, check: GridCheck, participants: list[int], numbers, ruleset) -> int:
+    """Replace the sheet's Hand and HandSeat rows by the hands ``numbers`` of ``check``,
+    with the derived values (points, held hand points) of ``ruleset``."""
     Hand.objects.filter(sheet=sheet).delete()
     hands, seats = [], []
     for number in numbers:
@@ -183,6 +190,7 @@ def _store_hands(sheet: Sheet, check: GridCheck, participants: list[int], number
     for hand in hands:
         data = check.grid["hands"][hand.number - 1]
         points = check.scores[hand.number - 1]
+        held = held_points(check.hands[hand.number - 1], ruleset)
         for position, seat in enumerate(data["seats"]):
             seats.append(
                 HandSeat(
@@ -192,6 +200,7 @@ def _store_hands(sheet: Sheet, check: GridCheck, participants: list[int], number
                     hand_points=seat["hand_points"],
                     cards=seat["cards"] or "",
                     melded=seat["melded"],
+                    held_points=held[position],
                     points=points[position],
                 )
             )
@@ -273,7 +282,7 @@ def save_sheet(
         sheet.entered_by, sheet.entered_at = actor, timezone.now()
     version = _next_version(sheet, actor, kind, check.grid, reason)
     numbers = range(1, len(check.grid["hands"]) + 1) if full else check.valid_hands
-    stored = _store_hands(sheet, check, participants, numbers)
+    stored = _store_hands(sheet, check, participants, numbers, series.event.ruleset)
     return SaveResult(sheet, version, check, stored)
 
 
@@ -397,8 +406,9 @@ def _hand_result(hand: Hand, seats: list[HandSeat]) -> HandResult:
 
 
 def recompute_event(event: Event, actor, reason: str) -> RecomputeResult:
-    """Recompute every HandSeat.points of the event under its rule set (call inside a
-    transaction). Each sheet with hands gets a version of kind ``recompute``."""
+    """Recompute every derived value (HandSeat.points and held_points) of the event under
+    its rule set (call inside a transaction; `change_ruleset` and the ``recompute_event``
+    command do). Each sheet with hands gets a version of kind ``recompute``."""
     ruleset = event.ruleset
     result = RecomputeResult(event)
     rows = list(
@@ -425,11 +435,12 @@ def recompute_event(event: Event, actor, reason: str) -> RecomputeResult:
         except ScoringError:
             result.unscorable += 1
             continue
-        for seat, value in zip(seats, points, strict=True):
-            if seat.points != value:
-                seat.points = value
+        held = held_points(result_, ruleset)
+        for seat, value, held_value in zip(seats, points, held, strict=True):
+            if seat.points != value or seat.held_points != held_value:
+                seat.points, seat.held_points = value, held_value
                 changed.append(seat)
-    HandSeat.objects.bulk_update(changed, ["points"], batch_size=500)
+    HandSeat.objects.bulk_update(changed, ["points", "held_points"], batch_size=500)
     result.hand_seats, result.changed = len(rows), len(changed)
 
     content = (
@@ -463,6 +474,18 @@ def recompute_event(event: Event, actor, reason: str) -> RecomputeResult:
     Sheet.objects.bulk_update([v.sheet for v in versions], ["version"])
     result.sheets = len(versions)
     return result
+
+
+@transaction.atomic
+def recompute_results(actor, event: Event, reason: str) -> RecomputeResult:
+    """Recompute every derived value of the event under its current rule set, in one
+    transaction (the ``recompute_event`` command). Organiser role and a reason."""
+    require_role(actor, event.club, ORGANISER)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Recomputing the results needs a reason.")})
+    locked = Event.objects.select_for_update().get(pk=event.pk)
+    return recompute_event(locked, actor, reason)
 
 
 @transaction.atomic

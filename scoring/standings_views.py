@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
 from clubs.models import Player
-from clubs.permissions import ORGANISER, SCORER, has_role, require_role
+from clubs.permissions import ORGANISER, has_role, require_role
 from tournaments.models import Event, Season, Series
 
 from . import ranking, standings_services
@@ -167,6 +167,7 @@ def _context(request, event, standing, *, base_url, public):
 def event_standings(request, pk):
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     director = ranking.is_director(request.user, event)
+    insider = ranking.sees_unpublished(request.user, event)
     organiser = has_role(request.user, event.club_id, ORGANISER)
     provisional = director and request.GET.get("provisional") == "1"
     selection = _selection(request)
@@ -174,7 +175,7 @@ def event_standings(request, pk):
         event,
         **selection,
         include_entered=provisional,
-        only_published=not director,
+        only_published=not insider,
     )
     context = _context(
         request,
@@ -186,9 +187,10 @@ def event_standings(request, pk):
     context.update(
         {
             "director": director,
+            "insider": insider,
             "organiser": organiser,
             "provisional_requested": provisional,
-            "playoffs": ranking.playoffs(event) if director else [],
+            "playoffs": ranking.playoffs(event) if insider else [],
         }
     )
     return render(request, "standings/event.html", context)
@@ -406,14 +408,15 @@ def _row_json(row: ranking.StandingRow, competition: str) -> dict:
 def api_standings(request, pk):
     """``GET /api/events/<id>/standings?competition=individual|pair|team&series=<n>``.
 
-    Anonymous readers and non-directors get published series only; ``provisional=1`` adds
-    unconfirmed sheets for the director alone (403 otherwise).
+    Readers outside the event's club get published series only; ``provisional=1`` adds
+    unconfirmed sheets for the directors alone (403 otherwise; ``scoring.visibility``).
     """
     event = get_object_or_404(Event, pk=pk)
     competition = request.GET.get("competition", ranking.INDIVIDUAL)
     if competition not in ranking.COMPETITIONS:
         return JsonResponse({"error": "unknown competition"}, status=400)
     director = ranking.is_director(request.user, event)
+    insider = ranking.sees_unpublished(request.user, event)
     wants_provisional = request.GET.get("provisional") == "1"
     if wants_provisional and not director:
         return JsonResponse({"error": "provisional standings are for the director"}, status=403)
@@ -432,7 +435,7 @@ def api_standings(request, pk):
         scope=scope,
         number=number,
         include_entered=wants_provisional,
-        only_published=not director,
+        only_published=not insider,
     )
     if scope == ranking.SERIES and number not in standing.counted_series:
         raise Http404("no such series")
@@ -524,8 +527,8 @@ def season_ranking(request, pk):
             return redirect("standings:season", season.pk)
     elif request.method == "POST":
         raise PermissionDenied
-    director = has_role(request.user, season.club_id, SCORER)
-    standing = ranking.season_standing(season, only_published=not director)
+    insider = ranking.sees_unpublished(request.user, season.club_id)
+    standing = ranking.season_standing(season, only_published=not insider)
     table = SeasonTable(season_rows(standing))
     RequestConfig(request, paginate=False).configure(table)
     return render(

@@ -1,6 +1,7 @@
 """Score-sheet pages. Thin: forms read the cells, services write, selectors read.
 
-Any logged-in user may read a board or a sheet; every write (and every page that only
+Boards and sheets are read by members of the event's club only (an unconfirmed sheet by its
+scorers and organisers, ``scoring.visibility``); every write (and every page that only
 exists to write) checks the role here and again in the service.
 """
 
@@ -29,6 +30,7 @@ from .forms import (
 )
 from .messages import change_message, problem_dicts
 from .models import Sheet
+from .visibility import require_sheet_reader
 
 # ----- series board ------------------------------------------------------------------------
 
@@ -37,6 +39,7 @@ from .models import Sheet
 def series_board(request, pk):
     board = selectors.series_board(pk)
     series = board.series
+    require_sheet_reader(request.user, series.event, None)
     context = {
         "board": board,
         "series": series,
@@ -277,6 +280,7 @@ def _saved(request, page, expected: int):
 @login_required
 def sheet_entry(request, series_pk, number):
     page = selectors.sheet_page(series_pk, number)
+    require_sheet_reader(request.user, page.event, page.status)
     if request.method != "POST":
         return _render_sheet(request, page)
     club = page.event.club

@@ -704,7 +704,8 @@ def _names(event) -> dict[int, str]:
 def hand_tables(event) -> list[ExportTable]:
     """One table per series: every hand of every confirmed sheet, one row per hand, with
     each seat's player, hand points, melded value (when the rules need it) and points.
-    Points are HandSeat.points as stored (2 queries for the whole event)."""
+    Hand points and points are the stored derived values (HandSeat.held_points, .points;
+    2 queries for the whole event)."""
     needs_melded = event.ruleset.needs_melded
     names = _names(event)
     series_list = list(Series.objects.filter(event=event).order_by("number"))
@@ -729,7 +730,7 @@ def hand_tables(event) -> list[ExportTable]:
             "hand__hand_romme",
             "position",
             "participant_id",
-            "hand_points",
+            "held_points",
             "melded",
             "points",
         )

@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import VIEWER, has_role, require_role
+from scoring.visibility import require_sheet_reader
+from tournaments.models import Series
 
 from . import jobs
 from .base import EXPORTERS, SCOPES, exporters_for, get_exporter
@@ -211,4 +213,7 @@ def sheet_code(request, code):
     parsed = parse_sheet_code(code)
     if parsed is None:
         raise Http404
+    series = get_object_or_404(Series.objects.select_related("event__club"), pk=parsed[0])
+    # Only members of the event's club learn where a code leads (the page checks again).
+    require_sheet_reader(request.user, series.event, None)
     return redirect(sheet_entry_path(*parsed))

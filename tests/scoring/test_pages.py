@@ -279,9 +279,15 @@ def test_writes_need_the_role_in_the_events_club(client, club_a, scorer_a, viewe
         for url, data in writes:
             assert client.post(url, data).status_code == 403, (user, url)
         assert client.get(reverse("scoring:event_ruleset", args=[event.pk])).status_code == 403
-        # Reading is allowed to everyone logged in.
-        assert client.get(_url(tables[0])).status_code == 200
-        assert client.get(reverse("scoring:series_board", args=[series.pk])).status_code == 200
+    # Reading needs a role in the event's club; an unconfirmed sheet the scorer role.
+    client.force_login(foreign)
+    assert client.get(_url(tables[0])).status_code == 403
+    assert client.get(_url(tables[1])).status_code == 403
+    assert client.get(reverse("scoring:series_board", args=[series.pk])).status_code == 403
+    client.force_login(viewer_a)
+    assert client.get(_url(tables[0])).status_code == 403
+    assert client.get(_url(tables[1])).status_code == 200
+    assert client.get(reverse("scoring:series_board", args=[series.pk])).status_code == 200
     # A scorer may enter but not change the rule set or correct a confirmed sheet.
     client.force_login(scorer_a)
     assert client.get(reverse("scoring:event_ruleset", args=[event.pk])).status_code == 403
@@ -299,8 +305,12 @@ def test_writes_need_the_role_in_the_events_club(client, club_a, scorer_a, viewe
 
 def test_a_viewer_reads_the_sheet_without_inputs(client, club_a, scorer_a, viewer_a):
     _series, tables = make_series(club_a)
-    services.save_sheet(scorer_a, tables[0], random_grid(), expected_version=0, submit=True)
+    grid = random_grid()
+    services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
     client.force_login(viewer_a)
+    # Unconfirmed values are for the club's scorers and organisers only.
+    assert client.get(_url(tables[0])).status_code == 403
+    services.confirm_sheet(scorer(club_a, "s2"), tables[0], grid, expected_version=1)
     page = client.get(_url(tables[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "cell-input" not in page and "sheet.js" not in page and "Total" in page
 

@@ -69,7 +69,14 @@ def store_sheet(table, hands, *, status="confirmed"):
             sheet=sheet, number=n, dealer=(n - 1) % len(ids), winner=winner, hand_romme=romme
         )
         HandSeat.objects.bulk_create(
-            HandSeat(hand=hand, position=k, participant_id=ids[k], hand_points=hp, points=pts)
+            HandSeat(
+                hand=hand,
+                position=k,
+                participant_id=ids[k],
+                hand_points=hp,
+                held_points=hp,
+                points=pts,
+            )
             for k, (hp, pts) in enumerate(seats)
         )
     return sheet

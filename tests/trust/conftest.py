@@ -1,0 +1,108 @@
+"""The event of club A the trust tests read: its one series is not published; table 1 has a
+confirmed sheet, table 2 an entered (unconfirmed) one; their totals are distinctive numbers."""
+
+import re
+
+import pytest
+from django.utils import translation
+
+from scoring.exports import jobs
+from scoring.exports.codes import sheet_code
+from scoring.models import HandSeat
+from scoring.services import confirm_sheet, save_sheet
+from tests.factories import (
+    EventFactory,
+    MembershipFactory,
+    ParticipantFactory,
+    SeriesFactory,
+    seated_table,
+)
+from tests.scoring.conftest import random_grid
+
+
+def shown(text: str, secrets: list[str]) -> list[str]:
+    """The secrets (numbers) that stand alone somewhere in ``text``."""
+    return [s for s in secrets if re.search(rf"(?<!\d){s}(?!\d)", text)]
+
+
+def _totals(grid):
+    from scoring.rules import PRESETS, HandResult, SeatResult, score_hand
+
+    totals = [0, 0, 0, 0]
+    for hand in grid["hands"]:
+        seats = tuple(SeatResult(hand_points=s["hand_points"]) for s in hand["seats"])
+        result = HandResult(hand["dealer"], hand["winner"], seats, hand["hand_romme"])
+        for k, v in enumerate(score_hand(result, PRESETS["german-minus"], 4)):
+            totals[k] += v
+    return totals
+
+
+def secret_grid(start):
+    """A valid grid of two rounds whose four totals are distinct three-digit numbers."""
+    for seed in range(start, start + 400):
+        grid = random_grid(hands=8, seed=seed)
+        for hand in grid["hands"]:
+            for seat in hand["seats"]:
+                seat["cards"] = None
+        totals = _totals(grid)
+        if all(100 <= abs(t) <= 999 for t in totals) and len(set(totals)) == 4:
+            return grid, totals
+    raise AssertionError("no grid with distinctive totals")
+
+
+@pytest.fixture
+def world(club_a, club_b, organiser_a, scorer_a, settings, tmp_path):
+    from clubs.models import ClubRole, PlayerImport
+    from tournaments.models import Group, GroupMember, Season
+
+    settings.EXPORTS_JOB_DIR = tmp_path / "jobs"
+    settings.EXPORTS_RUN_JOBS_INLINE = True
+    season = Season.objects.create(
+        club=club_a, name="Saison 2026", start_date="2026-01-01", end_date="2026-12-31"
+    )
+    event = EventFactory(club=club_a, season=season, rounds_per_series=2, name="Geheim-Cup")
+    memberships = [MembershipFactory(club=club_a) for _ in range(8)]
+    people = [ParticipantFactory(event=event, player=m.player, club=club_a) for m in memberships]
+    series = SeriesFactory(event=event, number=1, planned_rounds=2, published=False)
+    series.status = "in_play"
+    series.save()
+    tables = [seated_table(series, people[:4], 1), seated_table(series, people[4:], 2)]
+    grid_1, totals_1 = secret_grid(1)
+    grid_2, totals_2 = secret_grid(500)
+    save_sheet(scorer_a, tables[0], grid_1, expected_version=0, submit=True)
+    confirm_sheet(organiser_a, tables[0], grid_1, expected_version=1)
+    save_sheet(scorer_a, tables[1], grid_2, expected_version=0, submit=True)
+    assert HandSeat.objects.filter(hand__sheet__table__series=series).count() == 64
+    pair = Group.objects.create(event=event, kind="pair", name="Paar Eins")
+    for p in people[:2]:
+        GroupMember.objects.create(group=pair, participant=p, kind="pair")
+    upload = PlayerImport.objects.create(
+        club=club_a, created_by=organiser_a, filename="x.csv", content=b"a;b\n"
+    )
+    with translation.override("en"):
+        job_id = jobs.start_job(organiser_a, "standings", event, "xlsx", base_url="")
+    ids = {
+        "club": club_a.pk,
+        "player": people[0].player_id,
+        "membership": memberships[0].pk,
+        "role": ClubRole.objects.get(user=organiser_a).pk,
+        "import": upload.pk,
+        "event": event.pk,
+        "participant": people[0].pk,
+        "group": pair.pk,
+        "series": series.pk,
+        "season": season.pk,
+        "job": job_id,
+        "code": sheet_code(series.pk, 1),
+    }
+    confirmed = [str(abs(t)) for t in totals_1]
+    entered = [str(abs(t)) for t in totals_2]
+    return {
+        "ids": ids,
+        "secrets": confirmed + entered,
+        "confirmed": confirmed,
+        "entered": entered,
+        "event": event,
+        "series": series,
+        "tables": tables,
+    }

@@ -1,0 +1,215 @@
+"""Every URL of the URLconf, requested by a user of another club and by nobody (issue 11,
+item 4): a user sees sheets and unpublished results only for events of clubs where they
+hold a role.
+
+Club A runs an event whose only series is not published: table 1 has a confirmed sheet,
+table 2 an entered (unconfirmed) one. Each URL pattern is filled with ids of that event
+and requested as the organiser of club B and anonymously. A URL not named in one of the
+lists below fails the test, so a new page has to be classified when it is added.
+"""
+
+import re
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from scoring.exports.base import EXPORTERS, exporters_for
+from tests.factories import user_with_role
+from tests.trust.conftest import shown
+
+pytestmark = pytest.mark.django_db
+
+# Anyone may read these; they show published results only (or no results at all).
+PUBLIC = {
+    "home": "the start page",
+    "login": "the login form",
+    "logout": "logging out",
+    "set_language": "choosing the language",
+    "about": "about the app",
+    "favicon": "the icon (a redirect to the static file)",
+    "healthz": "a monitor's health check: no personal data",
+    "standings:public": "public standings: published series only",
+    "standings:display": "hall display: published series only",
+    "standings:api": "read-only JSON: published series only for outsiders",
+}
+# Any logged-in user may read these: the shared registry of clubs, players, events and
+# seatings (no results), and standings limited to published series for outsiders.
+REGISTRY = {
+    "clubs:club_list": "registry of clubs",
+    "clubs:club_detail": "registry of clubs",
+    "clubs:player_list": "registry of players shared by the clubs",
+    "clubs:player_detail": "registry of players shared by the clubs",
+    "tournaments:event_list": "calendar of events",
+    "tournaments:event_detail": "an event's participants and series (no results)",
+    "tournaments:seating": "who sits where (no results)",
+    "tournaments:season_list": "calendar of seasons",
+    "standings:event": "standings: published series only for outsiders",
+    "standings:player": "a player's results: published series only for outsiders",
+    "standings:season": "season ranking: published series only for outsiders",
+    "tournaments:event_create": "a new event for one of the user's own clubs",
+}
+# Not pages of the app.
+SKIPPED = {"admin": "Django's admin has its own staff login"}
+
+REFUSED = {403, 404, 405}
+
+
+def _patterns(resolver=None, prefix="", namespace=""):
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            ns = pattern.namespace or ""
+            if ns in SKIPPED:
+                continue
+            full_ns = f"{namespace}:{ns}" if namespace and ns else (ns or namespace)
+            yield from _patterns(pattern, prefix + str(pattern.pattern), full_ns)
+        elif isinstance(pattern, URLPattern):
+            name = f"{namespace}:{pattern.name}" if namespace else pattern.name
+            yield name, prefix + str(pattern.pattern)
+
+
+def _kwargs(name: str, ids: dict) -> list[dict]:
+    """Every way to fill the pattern ``name`` with the ids of club A's event."""
+    i = ids
+    table = {"series_pk": i["series"], "number": 1}
+    simple = {
+        "home": {}, "login": {}, "logout": {}, "set_language": {}, "about": {},
+        "clubs:club_list": {}, "clubs:club_create": {}, "clubs:club_detail": {"pk": i["club"]},
+        "clubs:club_edit": {"pk": i["club"]}, "clubs:club_users": {"pk": i["club"]},
+        "clubs:club_role_set": {"pk": i["club"]}, "clubs:club_role_remove": {"pk": i["role"]},
+        "clubs:player_create": {"club_pk": i["club"]}, "clubs:import_upload": {"pk": i["club"]},
+        "clubs:import_preview": {"pk": i["club"], "import_pk": i["import"]},
+        "clubs:player_list": {}, "clubs:player_detail": {"pk": i["player"]},
+        "clubs:player_edit": {"pk": i["player"]}, "clubs:player_join_club": {"pk": i["player"]},
+        "clubs:membership_end": {"pk": i["membership"]},
+        "tournaments:event_list": {}, "tournaments:event_create": {},
+        "tournaments:event_detail": {"pk": i["event"]},
+        "tournaments:event_edit": {"pk": i["event"]},
+        "tournaments:participant_add": {"pk": i["event"]},
+        "tournaments:participant_add_list": {"pk": i["event"]},
+        "favicon": {}, "healthz": {},
+        "tournaments:participant_new": {"pk": i["event"]},
+        "tournaments:group_create": {"pk": i["event"]},
+        "tournaments:series_create": {"pk": i["event"]},
+        "tournaments:participant_check_in": {"pk": i["participant"]},
+        "tournaments:participant_withdraw": {"pk": i["participant"]},
+        "tournaments:participant_reinstate": {"pk": i["participant"]},
+        "tournaments:participant_remove": {"pk": i["participant"]},
+        "tournaments:group_delete": {"pk": i["group"]},
+        "tournaments:seating": {"pk": i["series"]}, "tournaments:seat_swap": {"pk": i["series"]},
+        "tournaments:series_start": {"pk": i["series"]},
+        "tournaments:series_complete": {"pk": i["series"]},
+        "tournaments:series_delete": {"pk": i["series"]},
+        "tournaments:season_list": {}, "tournaments:season_create": {"club_pk": i["club"]},
+        "tournaments:season_edit": {"pk": i["season"]},
+        "scoring:series_board": {"pk": i["series"]}, "scoring:series_draw": {"pk": i["series"]},
+        "scoring:sheet_entry": table, "scoring:sheet_check": table,
+        "scoring:sheet_confirm": table, "scoring:event_ruleset": {"pk": i["event"]},
+        "exports:job": {"job_id": i["job"]}, "exports:job_status": {"job_id": i["job"]},
+        "exports:job_download": {"job_id": i["job"]},
+        "exports:sheet_code": {"code": i["code"]},
+        "standings:event": {"pk": i["event"]}, "standings:tie_break": {"pk": i["event"]},
+        "standings:playoff_create": {"pk": i["event"]},
+        "standings:series_publish": {"pk": i["series"]},
+        "standings:public": {"pk": i["event"]}, "standings:display": {"pk": i["event"]},
+        "standings:player": {"pk": i["player"]}, "standings:api": {"pk": i["event"]},
+        "standings:season": {"pk": i["season"]},
+    }  # fmt: skip
+    if name in simple:
+        return [simple[name]]
+    objects = {"club": i["club"], "event": i["event"], "series": i["series"]}
+    if name == "exports:menu":
+        return [{"scope": s, "pk": pk} for s, pk in objects.items()]
+    if name in ("exports:export", "exports:job_start"):
+        out = []
+        for scope, pk in objects.items():
+            for exporter in exporters_for(scope):
+                for fmt in exporter.formats:
+                    out.append({"scope": scope, "pk": pk, "slug": exporter.slug, "fmt": fmt})
+        assert out and len(EXPORTERS) >= 5
+        return out
+    raise AssertionError(f"{name}: a new URL; classify it in tests/trust/test_url_walk.py")
+
+
+def _urls(ids):
+    seen = set()
+    for name, route in _patterns():
+        assert name, f"{route} has no name"
+        seen.add(name)
+        for kwargs in _kwargs(name, ids):
+            yield name, reverse(name, kwargs=kwargs)
+    for name in [*PUBLIC, *REGISTRY]:
+        assert name in seen, f"{name} is listed but not in the URLconf"
+
+
+def _snapshot() -> dict:
+    """Every row of the app's models (a small database: the walk's event)."""
+    from django.apps import apps
+
+    return {
+        model._meta.label: sorted(map(repr, model.objects.values_list()))
+        for label in ("clubs", "tournaments", "scoring")
+        for model in apps.get_app_config(label).get_models()
+    }
+
+
+def _text(response) -> str:
+    if response.get("Content-Type", "").startswith("application/json"):
+        return response.content.decode()
+    html = response.content.decode(errors="replace")
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def _assert_no_secret(response, secrets, where):
+    assert not shown(_text(response), secrets), where
+
+
+def test_every_url_refuses_a_user_of_another_club(client, club_b, world):
+    outsider = user_with_role(club_b, "organiser", username="org_b")
+    checked = 0
+    for name, url in _urls(world["ids"]):
+        client.force_login(outsider)
+        response = client.get(url)
+        if name in PUBLIC or name in REGISTRY:
+            assert response.status_code in (200, 302, 405), (name, url, response.status_code)
+            _assert_no_secret(response, world["secrets"], url)
+            continue
+        assert response.status_code in REFUSED, (name, url, "GET", response.status_code)
+        before = _snapshot()
+        response = client.post(url, {})
+        # A write is refused, or (a form without data) answered without changing anything.
+        if response.status_code not in REFUSED:
+            assert response.status_code in (200, 302), (name, url, "POST")
+            _assert_no_secret(response, world["secrets"], url)
+            assert _snapshot() == before, (name, url, "POST changed data")
+        checked += 1
+    assert checked > 40
+
+
+def test_every_url_refuses_anonymous_users(client, world):
+    login = reverse("login")
+    for name, url in _urls(world["ids"]):
+        response = client.get(url)
+        if name in PUBLIC:
+            assert response.status_code in (200, 302, 405), (name, url, response.status_code)
+            _assert_no_secret(response, world["secrets"], url)
+            continue
+        for method in ("get", "post"):
+            response = getattr(client, method)(url)
+            refused = response.status_code in REFUSED or (
+                response.status_code == 302 and response["Location"].startswith(login)
+            )
+            assert refused, (name, url, method, response.status_code)
+
+
+def test_the_clubs_own_scorer_sees_what_the_outsider_may_not(client, world, scorer_a):
+    """The secrets are real: the same pages show them to a scorer of club A."""
+    event = world["event"]
+    client.force_login(scorer_a)
+    page = client.get(reverse("standings:event", args=[event.pk]))
+    text = _text(page)
+    assert shown(text, world["confirmed"]) == world["confirmed"]
+    series = world["ids"]["series"]
+    sheet = client.get(reverse("scoring:sheet_entry", args=[series, 1]))
+    assert sheet.status_code == 200
