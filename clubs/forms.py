@@ -2,6 +2,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from romme import limits
+
 from .models import Club, ClubRole, Player
 
 
@@ -65,3 +67,11 @@ class PlayerFileForm(forms.Form):
             "Mitglied seit."
         ),
     )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        try:
+            limits.check_size(upload.size, "player_file_bytes")
+        except limits.LimitExceeded as error:
+            raise forms.ValidationError(str(error), code=error.name) from None
+        return upload

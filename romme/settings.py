@@ -143,8 +143,9 @@ STORAGES = {
 # Player imports are read in memory; 5 MB holds far more than a federation's registry.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
-PLAYER_IMPORT_MAX_BYTES = 5 * 1024 * 1024
-PLAYER_IMPORT_MAX_ROWS = 20000
+# Overrides for the limits on uploads and typed text; defaults and their reasons are in
+# romme/limits.py and docs/security.md. Example: {"player_rows": 50_000}.
+UPLOAD_LIMITS: dict[str, int] = {}
 
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 
