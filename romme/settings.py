@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_tables2",
     "simple_history",
+    "axes",
     "clubs",
     "tournaments",
     "scoring",
@@ -71,7 +72,28 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a lockout into the German page below.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes; see romme/throttling.py and docs/security.md).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
+AXES_COOLOFF_TIME = "romme.throttling.cool_off"
+AXES_RESET_ON_SUCCESS = True
+# Failures during a lockout neither extend it nor count as further lockouts.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_VERBOSE = False
+AXES_LOCKOUT_CALLABLE = "romme.throttling.lockout_response"
+# Behind nginx or another reverse proxy, set TRUSTED_PROXY_COUNT=1 (the number of proxies),
+# or every client would share the proxy's address and one attacker lock out everybody.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "romme.throttling.client_ip"
 
 ROOT_URLCONF = "romme.urls"
 
