@@ -3,6 +3,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from romme import limits
+from romme.safety import PlausibleDatesMixin
 
 from .models import Club, ClubRole, Player
 
@@ -13,7 +14,7 @@ class ClubForm(forms.ModelForm):
         fields = ["name", "short_name", "town", "association_number"]
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Player
         fields = ["given_name", "family_name", "player_number", "birth_year", "active"]
@@ -32,7 +33,7 @@ class NewPlayerForm(PlayerForm):
     )
 
 
-class JoinClubForm(forms.Form):
+class JoinClubForm(PlausibleDatesMixin, forms.Form):
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label=_("club"))
     valid_from = forms.DateField(
         label=_("from"), initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
@@ -43,7 +44,7 @@ class JoinClubForm(forms.Form):
         self.fields["club"].queryset = clubs
 
 
-class EndMembershipForm(forms.Form):
+class EndMembershipForm(PlausibleDatesMixin, forms.Form):
     valid_until = forms.DateField(
         label=_("until"), initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
     )

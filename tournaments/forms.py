@@ -3,6 +3,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
+from romme.safety import PlausibleDatesMixin
 from scoring.rules import PRESETS, RuleSetError
 
 from . import services
@@ -15,7 +16,7 @@ YES_NO_PRESET = [("", _("as the rule set says")), ("yes", _("yes")), ("no", _("n
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-class EventForm(forms.ModelForm):
+class EventForm(PlausibleDatesMixin, forms.ModelForm):
     """Create or edit an event; the rule-set part is left out once the event has series."""
 
     joker_points = forms.IntegerField(
@@ -112,7 +113,7 @@ class EventForm(forms.ModelForm):
         return data
 
 
-class SeasonForm(forms.ModelForm):
+class SeasonForm(PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start_date", "end_date"]
@@ -130,7 +131,7 @@ class PlayerSearchForm(forms.Form):
     q = forms.CharField(label=_("Name or number"), required=False, max_length=100)
 
 
-class NewPlayerForm(forms.Form):
+class NewPlayerForm(PlausibleDatesMixin, forms.Form):
     """A player registered on the spot, who is not in the registry yet."""
 
     given_name = forms.CharField(label=_("given name"), max_length=100)
@@ -191,7 +192,7 @@ class GroupForm(forms.Form):
         return [self.cleaned_data[n] for n in self.MEMBER_FIELDS if self.cleaned_data.get(n)]
 
 
-class SeriesForm(forms.ModelForm):
+class SeriesForm(PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Series
         fields = ["planned_rounds", "day"]
