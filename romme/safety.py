@@ -62,7 +62,8 @@ class HostileInputMiddleware:
 def safe_next(request, fallback: str) -> str:
     """``next`` from POST or GET if it stays on this site, else ``fallback``."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    # Only paths on this site: a bare word would make redirect() look for a view by name.
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
