@@ -129,3 +129,11 @@ def test_forwarded_for_is_only_trusted_behind_a_configured_proxy(client, user, s
         HTTP_X_FORWARDED_FOR="192.0.2.77",
     )
     assert response.status_code == 302
+
+
+def test_admin_sees_and_can_delete_the_attempts(client, user, admin_user):
+    fail(client, "anna", LIMIT)
+    assert AccessAttempt.objects.filter(username="anna").exists()
+    client.force_login(admin_user)
+    page = client.get(reverse("admin:axes_accessattempt_changelist"))
+    assert page.status_code == 200 and "anna" in page.content.decode()
