@@ -2,6 +2,9 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from romme import limits
+from romme.safety import PlausibleDatesMixin
+
 from .models import Club, ClubRole, Player
 from .widgets import IsoDateInput
 
@@ -12,7 +15,7 @@ class ClubForm(forms.ModelForm):
         fields = ["name", "short_name", "town", "association_number"]
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Player
         fields = ["given_name", "family_name", "player_number", "birth_year", "active"]
@@ -31,7 +34,7 @@ class NewPlayerForm(PlayerForm):
     )
 
 
-class JoinClubForm(forms.Form):
+class JoinClubForm(PlausibleDatesMixin, forms.Form):
     club = forms.ModelChoiceField(queryset=Club.objects.none(), label=_("club"))
     valid_from = forms.DateField(label=_("from"), initial=timezone.localdate, widget=IsoDateInput())
 
@@ -40,7 +43,7 @@ class JoinClubForm(forms.Form):
         self.fields["club"].queryset = clubs
 
 
-class EndMembershipForm(forms.Form):
+class EndMembershipForm(PlausibleDatesMixin, forms.Form):
     valid_until = forms.DateField(
         label=_("until"), initial=timezone.localdate, widget=IsoDateInput()
     )
@@ -64,3 +67,11 @@ class PlayerFileForm(forms.Form):
             "Mitglied seit."
         ),
     )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        try:
+            limits.check_size(upload.size, "player_file_bytes")
+        except limits.LimitExceeded as error:
+            raise forms.ValidationError(str(error), code=error.name) from None
+        return upload

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
-import zipfile
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.utils.translation import gettext as _
+
+from romme import limits
 
 # Header spellings accepted for each field, lower-cased; German first, as our users write.
 COLUMNS = {
@@ -126,27 +125,11 @@ def _read_csv(content: bytes) -> tuple[list[list[str]], list[str]]:
         dialect = csv.excel
         if sample.count(";") > sample.count(","):
             dialect = type("semicolon", (csv.excel,), {"delimiter": ";"})
-    try:
-        return list(csv.reader(io.StringIO(text), dialect)), notices
-    except csv.Error as exc:
-        raise ImportFileError(_("The CSV file is malformed: %(error)s") % {"error": exc}) from None
+    return list(limits.iter_csv_rows(text, dialect)), notices
 
 
 def _read_xlsx(content: bytes) -> list[list]:
-    from openpyxl import load_workbook
-
-    try:
-        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise ImportFileError(
-            _("The Excel file could not be opened (%(error)s). Is it really an .xlsx file?")
-            % {"error": exc}
-        ) from None
-    try:
-        sheet = workbook.worksheets[0]
-        return [list(row) for row in sheet.iter_rows(values_only=True)]
-    finally:
-        workbook.close()
+    return list(limits.iter_xlsx_rows(content))
 
 
 def _cell_text(value) -> str:
@@ -174,19 +157,18 @@ def read_player_file(filename: str, content: bytes) -> ParsedFile:
     """Read a CSV or XLSX registry file into rows, each with its problems."""
     if not content or not content.strip():
         raise ImportFileError(_("The file is empty."))
-    if len(content) > settings.PLAYER_IMPORT_MAX_BYTES:
-        raise ImportFileError(
-            _("The file is larger than %(mb)d MB.")
-            % {"mb": settings.PLAYER_IMPORT_MAX_BYTES // (1024 * 1024)}
-        )
     notices: list[str] = []
     name = filename.lower()
-    if name.endswith(".xlsx") or content.startswith(b"PK\x03\x04"):
-        table = _read_xlsx(content)
-    elif name.endswith((".csv", ".txt")):
-        table, notices = _read_csv(content)
-    else:
-        raise ImportFileError(_("Upload a .csv or .xlsx file."))
+    try:
+        limits.check_size(len(content), "player_file_bytes")
+        if name.endswith(".xlsx") or content.startswith(b"PK\x03\x04"):
+            table = _read_xlsx(content)
+        elif name.endswith((".csv", ".txt")):
+            table, notices = _read_csv(content)
+        else:
+            raise ImportFileError(_("Upload a .csv or .xlsx file."))
+    except limits.LimitExceeded as error:
+        raise ImportFileError(str(error)) from None
 
     table = [row for row in table if any(_cell_text(v) for v in row)]
     if not table:
@@ -210,10 +192,10 @@ def read_player_file(filename: str, content: bytes) -> ParsedFile:
             }
         )
     body = table[1:]
-    if len(body) > settings.PLAYER_IMPORT_MAX_ROWS:
+    if len(body) > limits.limit("player_rows"):
         raise ImportFileError(
             _("The file has %(rows)d rows; at most %(max)d can be imported at once.")
-            % {"rows": len(body), "max": settings.PLAYER_IMPORT_MAX_ROWS}
+            % {"rows": len(body), "max": limits.limit("player_rows")}
         )
 
     rows: list[ImportRow] = []
@@ -227,6 +209,12 @@ def read_player_file(filename: str, content: bytes) -> ParsedFile:
         }
         row = ImportRow(row=number, values=values)
         problems = row.problems
+        for key, value in values.items():
+            if limits.has_control_chars(value):
+                values[key] = limits.CONTROL_CHARS.sub("", value)
+                problems.append(
+                    RowProblem(number, key, _("Contains control characters (such as NUL).")),
+                )
         for key in REQUIRED:
             if not values.get(key):
                 problems.append(RowProblem(number, key, _("This field is required.")))

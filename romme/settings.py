@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -55,6 +56,8 @@ INSTALLED_APPS = [
     "django_filters",
     "django_tables2",
     "simple_history",
+    "axes",
+    "csp",
     "clubs",
     "tournaments",
     "scoring",
@@ -62,6 +65,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "romme.headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -69,9 +74,64 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "romme.safety.HostileInputMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a lockout into the German page below.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp 4): scripts only from our own static files, styles
+# from them or from a <style> element carrying the request's nonce; nothing may frame us.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],  # QR codes are data: URIs
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+PERMISSIONS_POLICY = [
+    "accelerometer",
+    "autoplay",
+    "camera",
+    "display-capture",
+    "geolocation",
+    "gyroscope",
+    "magnetometer",
+    "microphone",
+    "midi",
+    "payment",
+    "usb",
+]
+
+# Login throttling (django-axes; see romme/throttling.py and docs/security.md).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
+AXES_COOLOFF_TIME = "romme.throttling.cool_off"
+AXES_RESET_ON_SUCCESS = True
+# Failures during a lockout neither extend it nor count as further lockouts.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_VERBOSE = False
+AXES_LOCKOUT_CALLABLE = "romme.throttling.lockout_response"
+# Behind nginx or another reverse proxy, set TRUSTED_PROXY_COUNT=1 (the number of proxies),
+# or every client would share the proxy's address and one attacker lock out everybody.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "romme.throttling.client_ip"
 
 ROOT_URLCONF = "romme.urls"
 
@@ -144,8 +204,9 @@ STORAGES = {
 # Player imports are read in memory; 5 MB holds far more than a federation's registry.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
-PLAYER_IMPORT_MAX_BYTES = 5 * 1024 * 1024
-PLAYER_IMPORT_MAX_ROWS = 20000
+# Overrides for the limits on uploads and typed text; defaults and their reasons are in
+# romme/limits.py and docs/security.md. Example: {"player_rows": 50_000}.
+UPLOAD_LIMITS: dict[str, int] = {}
 
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 

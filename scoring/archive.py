@@ -36,6 +36,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from clubs.models import Club, Player
+from romme import limits
 from scoring.rules import PRESETS, RuleSetError, ruleset_from
 from tournaments.models import (
     Event,
@@ -850,9 +851,15 @@ def _refs_to_ids_playoff(playoff, pid: dict[int, int]):
     return playoff
 
 
-def loads(text: str) -> Any:
-    """Parse an archive file; a file that is not JSON is refused at ``$``."""
+def loads(text: str | bytes) -> Any:
+    """Parse an archive file within the limits of ``romme.limits`` (size, depth, list
+    length, number and text length, no control characters); a file that is not JSON or
+    breaks a limit is refused at ``$``."""
     try:
-        return json.loads(text)
+        return limits.load_json(text)
+    except limits.LimitExceeded as err:
+        raise ArchiveError("$", str(err)) from None
     except json.JSONDecodeError as err:
-        raise ArchiveError("$", f"not JSON: {err}") from err
+        raise ArchiveError("$", f"not JSON: {err}") from None
+    except (ValueError, RecursionError) as err:
+        raise ArchiveError("$", f"not JSON: {str(err)[:200]}") from None

@@ -30,7 +30,7 @@ from tournaments.models import PRESET_CHOICES
 
 from .selectors import MAX_CARDS_TEXT, MAX_HAND_POINTS_STORED, MAX_HANDS, cell_text
 
-_CELL = re.compile(r"^cell-(\d+)-(\d+)$")
+_CELL = re.compile(r"^cell-(\d{1,6})-(\d{1,6})$")  # bounded: no 25-digit int()
 _NUMBER = re.compile(r"^\d+$")
 _NEGATIVE = re.compile(r"^-\s*\d+$")
 _MELDED = re.compile(r"^-?\d+$")
@@ -107,13 +107,13 @@ def grid_from_typed(typed: TypedGrid, *, table_size: int) -> tuple[dict, list[Pr
         for index, text in enumerate(row.cells):
             seat = {"hand_points": None, "cards": None, "melded": None}
             if _NUMBER.match(text):
-                value = int(text)
+                value = int(text) if len(text) <= 9 else MAX_HAND_POINTS_STORED + 1
                 if value > MAX_HAND_POINTS_STORED:
-                    problems.append(Problem("input.too-large", number, index, {"text": text}))
+                    problems.append(Problem("input.too-large", number, index, {"text": text[:20]}))
                 else:
                     seat["hand_points"] = value
             elif _NEGATIVE.match(text):
-                problems.append(Problem("input.negative", number, index, {"text": text}))
+                problems.append(Problem("input.negative", number, index, {"text": text[:20]}))
             elif text:
                 if len(text) > MAX_CARDS_TEXT:
                     problems.append(Problem("input.too-long", number, index, {}))
@@ -121,7 +121,13 @@ def grid_from_typed(typed: TypedGrid, *, table_size: int) -> tuple[dict, list[Pr
                     seat["cards"] = text
             melded = row.melded[index] if index < len(row.melded) else ""
             if melded:
-                if _MELDED.match(melded):
+                if _MELDED.match(melded) and (
+                    len(melded) > 10 or abs(int(melded)) > MAX_HAND_POINTS_STORED
+                ):
+                    problems.append(
+                        Problem("input.melded-too-large", number, index, {"text": melded[:20]})
+                    )
+                elif _MELDED.match(melded):
                     seat["melded"] = int(melded)
                 else:
                     problems.append(

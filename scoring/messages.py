@@ -174,6 +174,8 @@ def _text(problem: Problem, seat_names: Sequence[str]) -> str:
         return _("the cards written are too long to store") % {}
     if code == "input.melded-not-a-number":
         return _("the melded value “%(text)s” is not a whole number") % {"text": p.get("text", "")}
+    if code == "input.melded-too-large":
+        return _("the melded value “%(text)s” is too large") % {"text": p.get("text", "")}
     if code == "input.bad-first-dealer":
         return _("the first dealer is not a seat at this table")
     text = rule_text(code, p)

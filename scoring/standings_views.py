@@ -18,6 +18,7 @@ from django_tables2 import RequestConfig
 
 from clubs.models import Player
 from clubs.permissions import ORGANISER, has_role, require_role
+from romme.safety import safe_next
 from tournaments.models import Event, Season, Series
 
 from . import ranking, standings_services
@@ -208,7 +209,7 @@ def series_publish(request, pk):
         messages.success(
             request, _("Series %(number)d taken off the public pages.") % {"number": series.number}
         )
-    return redirect(request.POST.get("next") or reverse("standings:event", args=[series.event_id]))
+    return redirect(safe_next(request, reverse("standings:event", args=[series.event_id])))
 
 
 @login_required

@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
+from romme.safety import PlausibleDatesMixin
 from scoring.rules import PRESETS, RuleSetError
 
 from . import services
@@ -25,7 +26,7 @@ TIES_CHOICES = [
 ]
 
 
-class EventForm(forms.ModelForm):
+class EventForm(PlausibleDatesMixin, forms.ModelForm):
     """Create or edit an event; the rule-set part is left out once the event has series."""
 
     joker_points = forms.IntegerField(
@@ -136,7 +137,7 @@ class EventForm(forms.ModelForm):
         return data
 
 
-class SeasonForm(forms.ModelForm):
+class SeasonForm(PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start_date", "end_date"]
@@ -182,7 +183,7 @@ class ParticipantListForm(forms.Form):
         return data
 
 
-class NewPlayerForm(forms.Form):
+class NewPlayerForm(PlausibleDatesMixin, forms.Form):
     """A player registered on the spot, who is not in the registry yet."""
 
     given_name = forms.CharField(label=_("given name"), max_length=100)
@@ -243,7 +244,7 @@ class GroupForm(forms.Form):
         return [self.cleaned_data[n] for n in self.MEMBER_FIELDS if self.cleaned_data.get(n)]
 
 
-class SeriesForm(forms.ModelForm):
+class SeriesForm(PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Series
         fields = ["planned_rounds", "day"]

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -19,6 +18,7 @@ from clubs.models import Club
 from clubs.permissions import ORGANISER, clubs_with_role, has_role, require_role
 from clubs.services import DuplicatePlayer
 from romme.forms import add_validation_errors
+from romme.safety import safe_next
 
 from . import registration, selectors, services
 from .filters import EventFilter
@@ -468,10 +468,7 @@ def series_complete(request, pk):
 
 def _back(request, series: Series):
     """To the page the form was posted from (same host only), else the event."""
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect(series.event)
+    return redirect(safe_next(request, series.event.get_absolute_url()))
 
 
 # Seasons

@@ -73,8 +73,11 @@ class DisplayTable:
         return cls(str(table.title), table.columns, rows, footer_cells)
 
 
-def render_document(exporter: Exporter, obj, fmt: str, *, base_url: str = "") -> str:
-    """The HTML of the PDF (fmt "pdf") or of the print page (fmt "html")."""
+def render_document(
+    exporter: Exporter, obj, fmt: str, *, base_url: str = "", csp_nonce: str = ""
+) -> str:
+    """The HTML of the PDF (fmt "pdf") or of the print page (fmt "html"); ``csp_nonce``
+    lets the page's <style> elements pass the Content-Security-Policy."""
     scope = scope_of(obj)
     context = {
         "exporter": exporter,
@@ -86,6 +89,7 @@ def render_document(exporter: Exporter, obj, fmt: str, *, base_url: str = "") ->
         "pdf_url": reverse("exports:export", args=[scope.name, obj.pk, exporter.slug, "pdf"]),
         # Called by the template only if it shows the tables (custom layouts may not).
         "tables": lambda: [DisplayTable.of(t) for t in exporter.tables(obj)],
+        "csp_nonce": csp_nonce,
     }
     context.update(exporter.context(obj, base_url=base_url))
     return render_to_string(exporter.template or DEFAULT_TEMPLATE, context)
@@ -98,6 +102,7 @@ def render_export(
     progress: Progress | None = None,
     *,
     base_url: str = "",
+    csp_nonce: str = "",
 ) -> tuple[bytes, str, str]:
     """Render one export of `obj` as `fmt` ("xlsx", "pdf" or "html").
 
@@ -125,7 +130,9 @@ def render_export(
         html = render_document(exporter, obj, fmt, base_url=base_url)
         content = render_pdf(html, progress=progress, expected_pages=expected)
     else:
-        content = render_document(exporter, obj, fmt, base_url=base_url).encode("utf-8")
+        content = render_document(
+            exporter, obj, fmt, base_url=base_url, csp_nonce=csp_nonce
+        ).encode("utf-8")
         if progress:
             progress(1, 1, "step")
     return content, filename, CONTENT_TYPES[fmt]

@@ -103,7 +103,11 @@ def export(request, scope, pk, slug, fmt):
     exporter = _exporter(slug, scope, fmt)
     require_role(request.user, scope_obj.club_of(obj), exporter.permission)
     content, filename, content_type = render_export(
-        exporter.slug, obj, fmt, base_url=_base_url(request)
+        exporter.slug,
+        obj,
+        fmt,
+        base_url=_base_url(request),
+        csp_nonce=request.csp_nonce if fmt == "html" else "",
     )
     if fmt == "html":
         return HttpResponse(content, content_type=content_type)

@@ -44,10 +44,7 @@ def test_a_larger_field_is_paged_through_automatically(live_server, browser):
     first = page.locator("[data-panel].active h2").inner_text()
     assert "Seite 1 von 3" in first
     # The rotation moves on by itself (every 10 s at most).
-    page.wait_for_function(
-        "document.querySelector('[data-panel].active h2').textContent.includes('Seite 2 von 3')",
-        timeout=15_000,
-    )
+    page.locator("[data-panel].active h2", has_text="Seite 2 von 3").wait_for(timeout=15_000)
     # After the regular reload the rotation resumes, it does not start over.
     page.reload()
     assert "Seite 2 von 3" in page.locator("[data-panel].active h2").inner_text()

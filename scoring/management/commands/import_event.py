@@ -1,9 +1,11 @@
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
+from romme import limits
 from scoring.archive import ArchiveError, import_event, loads
 
 
@@ -36,7 +38,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, rename=None, user=None, check=False, **options):
         try:
-            text = Path(file).read_text(encoding="utf-8")
+            path = Path(file)
+            limits.check_size(path.stat().st_size, "archive_bytes")
+            text = path.read_text(encoding="utf-8")
+        except limits.LimitExceeded as err:
+            raise CommandError(f"Refused, nothing imported: {err}") from None
         except (OSError, UnicodeDecodeError) as err:
             raise CommandError(f"Cannot read {file}: {err}") from err
         actor = None
@@ -57,6 +63,10 @@ class Command(BaseCommand):
             self.stdout.write("Check only: nothing was kept.")
         except ArchiveError as err:
             raise CommandError(f"Refused, nothing imported: {err}") from err
+        except (ValidationError, DatabaseError, ValueError, OverflowError) as err:
+            # What the checks above missed still ends as a message, never a traceback.
+            text = "; ".join(err.messages) if isinstance(err, ValidationError) else str(err)
+            raise CommandError(f"Refused, nothing imported: {text[:500]}") from err
 
     def _report(self, result, check):
         for warning in result.warnings:
