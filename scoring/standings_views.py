@@ -475,7 +475,9 @@ def _chart(results: list[ranking.PlayerSeries], width=640, height=220, pad=36) -
         {
             "x": round(pad + i * step, 1),
             "y": y(r.total),
-            "label": f"{r.event_name} · {_('Series %(number)d') % {'number': r.number}}: {r.total}",
+            "label": f"{r.event_name} · "
+            + _("Series %(number)d") % {"number": r.number}
+            + f": {r.total}",
         }
         for i, r in enumerate(results)
     ]

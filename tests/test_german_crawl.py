@@ -146,3 +146,17 @@ def test_every_page_and_print_is_german(client, club_a, german_event):
         if hits:
             pdf_found[url] = sorted(hits)[:5]
     assert pdf_found == {}
+
+
+def test_no_translation_call_inside_an_f_string():
+    """xgettext cannot read `f"{_('…')}"`: such a text never reaches the catalogue and stays
+    English (it happened to three PDF titles)."""
+    root = Path(__file__).resolve().parents[1]
+    pattern = re.compile(r"""f(["'])[^"'\n]*\{\s*(_|gettext|ngettext|pgettext)\(""")
+    found = []
+    for folder in ("clubs", "tournaments", "scoring", "romme"):
+        for path in (root / folder).rglob("*.py"):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    found.append(f"{path.relative_to(root)}:{number}")
+    assert found == []

@@ -110,7 +110,7 @@ class SeatingListExporter(Exporter):
         return series.event.name
 
     def title(self, series):
-        return f"{_('Seating list')} – {series}"
+        return _("Seating list") + f" – {series}"
 
     def tables(self, series) -> list[ExportTable]:
         seats = _seats(series)
@@ -266,7 +266,7 @@ class ScoreSheetsExporter(Exporter):
         return series.event.name
 
     def title(self, series):
-        return f"{_('Score sheets')} – {series}"
+        return _("Score sheets") + f" – {series}"
 
     def tables(self, series) -> list[ExportTable]:
         needs_melded = series.event.ruleset.needs_melded
@@ -280,7 +280,7 @@ class ScoreSheetsExporter(Exporter):
                 columns.append(Column(f"p{player.seat}", f"{player.seat}. {player.name}", "int"))
                 if needs_melded:
                     columns.append(
-                        Column(f"m{player.seat}", f"{player.seat}. {_('melded')}", "int")
+                        Column(f"m{player.seat}", f"{player.seat}. " + _("melded"), "int")
                     )
             rows = [{"hand": hand.number, "dealer": hand.dealer_name} for hand in sheet.hands]
             label = _("Table %(number)d") % {"number": sheet.table}
@@ -502,7 +502,7 @@ def _standing_table(standing, pending: dict[int, set[int]], title: str, sheet_na
     provisional = any(r["provisional"] for r in rows)
     if provisional:
         columns.append(Column("provisional", _("Provisional: sheets not confirmed"), width=14))
-        title = f"{title} ({_('provisional')})"
+        title = f"{title} (" + _("provisional") + ")"
     title = f"{title} · {tie_policy_label(standing.ties_policy)}"
     return ExportTable(title, columns, rows, sheet_name=sheet_name)
 
@@ -597,7 +597,7 @@ class StandingsExporter(Exporter):
         return event.name
 
     def title(self, event):
-        return f"{_('Standings (all confirmed sheets)')} – {event}"
+        return _("Standings (all confirmed sheets)") + f" – {event}"
 
     def tables(self, event) -> list[ExportTable]:
         return standings_tables(event)
@@ -638,7 +638,7 @@ class SeasonRankingExporter(Exporter):
     def title(self, club):
         season = self.season(club)
         label = season.name if season is not None else _("no season yet")
-        return f"{_('Season ranking')} {label} – {club}"
+        return _("Season ranking") + f" {label} – {club}"
 
     def tables(self, club) -> list[ExportTable]:
         season = self.season(club)
@@ -672,7 +672,7 @@ class SeasonRankingExporter(Exporter):
             )
         mode = season.get_ranking_mode_display()
         title = _("Season %(season)s, ranked by %(mode)s") % {"season": season.name, "mode": mode}
-        title = f"{title} · {_('ties: shared rank')}"
+        title = f"{title} · " + _("ties: shared rank")
         return [
             ExportTable(
                 title,
@@ -799,7 +799,7 @@ def hand_tables(event) -> list[ExportTable]:
             )
         label = _("Series %(number)d") % {"number": series.number}
         if series.is_playoff:
-            label = f"{label} ({_('playoff')})"
+            label = f"{label} (" + _("playoff") + ")"
         result.append(
             ExportTable(
                 _("%(series)s – every hand (confirmed sheets)") % {"series": label},
@@ -835,7 +835,7 @@ class EventWorkbookExporter(Exporter):
         return event.name
 
     def title(self, event):
-        return f"{_('Whole-event workbook (all confirmed sheets)')} – {event}"
+        return _("Whole-event workbook (all confirmed sheets)") + f" – {event}"
 
     def tables(self, event) -> list[ExportTable]:
         return hand_tables(event) + standings_tables(event)

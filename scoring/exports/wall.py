@@ -32,7 +32,7 @@ class WallListExporter(Exporter):
         return event.name
 
     def title(self, event):
-        return f"{_('Overall standing')} – {event}"
+        return _("Overall standing") + f" – {event}"
 
     def _standing(self, event):
         return ranking.event_standing(event, include_entered=False, only_published=False)
