@@ -97,6 +97,12 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+# The server (DEBUG=0) enforces the policy. The laptop's `make run` (DEBUG=1) only reports
+# violations in the browser console, so that accessibility checkers and developer tools can
+# inject their scripts while pages are reviewed; CSP_ENFORCE=1 enforces it there too.
+if not env_bool("CSP_ENFORCE", default=not DEBUG):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = CONTENT_SECURITY_POLICY
+    CONTENT_SECURITY_POLICY = None
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -99,3 +99,32 @@ def test_nonce_is_new_on_every_request(client, seated_series, organiser_a):
     nonces = {re.search(r"'nonce-([^']+)'", client.get(url)["Content-Security-Policy"])[1]}
     nonces.add(re.search(r"'nonce-([^']+)'", client.get(url)["Content-Security-Policy"])[1])
     assert len(nonces) == 2
+
+
+@pytest.mark.parametrize(
+    ("env", "enforced"),
+    [
+        ({"DEBUG": "0", "SECRET_KEY": "x" * 50}, True),
+        ({"DEBUG": "1"}, False),
+        ({"DEBUG": "1", "CSP_ENFORCE": "1"}, True),
+    ],
+)
+def test_the_server_enforces_the_policy_and_the_laptop_reports_it(env, enforced):
+    """DEBUG=0 enforces the CSP; `make run` (DEBUG=1) sends it report-only, so accessibility
+    checkers can inject their scripts while pages are reviewed."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.CONTENT_SECURITY_POLICY is not None, "
+        "getattr(settings, 'CONTENT_SECURITY_POLICY_REPORT_ONLY', None) is not None)"
+    )
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "romme.settings", **env}
+    if "CSP_ENFORCE" not in env:
+        environ.pop("CSP_ENFORCE", None)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=environ, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [str(enforced), str(not enforced)]
