@@ -299,23 +299,28 @@ def iter_xlsx_rows(content: bytes) -> Iterator[list]:
         max_rows, max_columns = limit("player_rows") + 1, limit("player_columns")
         max_cell = limit("cell_chars")
         for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
-            if number > max_rows:
-                raise LimitExceeded(
-                    _("The file has more than %(max)d rows; at most %(max)d can be imported.")
-                    % {"max": max_rows - 1},
-                    "player_rows",
-                )
-            if len(row) > max_columns:
-                raise LimitExceeded(
-                    _("A row has more than %(max)d columns.") % {"max": max_columns},
-                    "player_columns",
-                )
-            for value in row:
-                if isinstance(value, str) and len(value) > max_cell:
-                    raise_cell_too_long(max_cell)
+            _check_row(number, row, max_rows, max_columns, max_cell)
             yield list(row)
     finally:
         workbook.close()
+
+
+def _check_row(number: int, row, max_rows: int, max_columns: int, max_cell: int) -> None:
+    """The limits every imported row meets, XLSX and CSV alike (``max_rows`` counts the
+    header row)."""
+    if number > max_rows:
+        raise LimitExceeded(
+            _("The file has more than %(max)d rows; at most %(max)d can be imported.")
+            % {"max": max_rows - 1},
+            "player_rows",
+        )
+    if len(row) > max_columns:
+        raise LimitExceeded(
+            _("A row has more than %(max)d columns.") % {"max": max_columns},
+            "player_columns",
+        )
+    if any(isinstance(value, str) and len(value) > max_cell for value in row):
+        raise_cell_too_long(max_cell)
 
 
 # ----- CSV -------------------------------------------------------------------------------
@@ -344,19 +349,7 @@ def iter_csv_rows(text: str, dialect) -> Iterator[list[str]]:
     csv.field_size_limit(max_line)
     try:
         for number, row in enumerate(csv.reader(lines(), dialect), start=1):
-            if number > max_rows:
-                raise LimitExceeded(
-                    _("The file has more than %(max)d rows; at most %(max)d can be imported.")
-                    % {"max": max_rows - 1},
-                    "player_rows",
-                )
-            if len(row) > max_columns:
-                raise LimitExceeded(
-                    _("A row has more than %(max)d columns.") % {"max": max_columns},
-                    "player_columns",
-                )
-            if any(len(cell) > max_cell for cell in row):
-                raise_cell_too_long(max_cell)
+            _check_row(number, row, max_rows, max_columns, max_cell)
             yield row
     except csv.Error as err:
         raise LimitExceeded(

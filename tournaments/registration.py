@@ -16,6 +16,7 @@ from clubs.models import Club, Player
 from clubs.permissions import ORGANISER, require_role
 
 from .models import Event, Participant
+from .services import _user
 
 MAX_LINES = 1000  # a pasted list longer than any event's field is a mistake
 
@@ -25,10 +26,6 @@ class BulkResult:
     registered: list[Player] = field(default_factory=list)
     already: list[Player] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # one German sentence per line not used
-
-
-def _user(actor):
-    return actor if actor is not None and actor.is_authenticated else None
 
 
 @transaction.atomic
