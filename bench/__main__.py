@@ -53,10 +53,10 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
     from django.contrib.auth import get_user_model
 
     from clubs.models import ClubRole
-    from scoring import selectors, services
-    from scoring.generate import Plan, generate_event
+    from scoring.demo.generate import Plan, generate_event
     from scoring.rules import random_hand
-    from tournaments import services as tournament_services
+    from scoring.sheets import selectors, services
+    from tournaments import seating
     from tournaments.models import Series
 
     User = get_user_model()
@@ -76,7 +76,7 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
 
     def draw():
         order = selectors.running_order(event, before_series=2)
-        tournament_services.draw_series(director, series, running_order=order)
+        seating.draw_series(director, series, running_order=order)
 
     rows = [measure("seating draw, series 2 (constraints)", size, draw, runs=max(3, runs // 4),
                     budget_ms=1000)]  # fmt: skip
@@ -101,10 +101,8 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
 
 
 def export_rows(event, runs: int) -> list[Measurement]:
-    from scoring.exports.base import EXPORTERS, autodiscover
+    from scoring.exports.registry import EXPORTERS
     from scoring.exports.rendering import render_export
-
-    autodiscover()
 
     series = event.series.get(number=1)
     cases = [
@@ -179,10 +177,10 @@ def run(args, database: str) -> list[Measurement]:
         event = built["small"]
         players = list(Player.objects.filter(participations__event=event))
         rows += workflow_rows("small", players, event.club, runs)
-        from scoring import ranking
+        from scoring.standings import selectors as standings_selectors
 
         rows.append(measure("event_standing", "small",
-                            lambda: ranking.event_standing(event, only_published=False),
+                            lambda: standings_selectors.event_standing(event, only_published=False),
                             runs=runs))  # fmt: skip
     else:
         large = built["large"]

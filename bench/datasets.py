@@ -43,7 +43,7 @@ def _clubs(count: int, prefix: str):
 
 def build(size: str):
     """Create the data set; returns the event (or, for the season, the season)."""
-    from scoring.generate import Plan, generate_event
+    from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Event, Season
 
     if size == "small":

@@ -97,12 +97,12 @@ def _run(database: str) -> int:
     if connection.vendor == "postgresql":
         from django.test.utils import CaptureQueriesContext
 
-        from scoring import ranking
+        from scoring.standings import aggregate, selectors
 
-        series = ranking._visible_series(event, only_published=False)
+        series = selectors._visible_series(event, only_published=False)
 
         with CaptureQueriesContext(connection) as captured:
-            ranking.aggregate([s for s in series if s["kind"] == "regular"])
+            aggregate.aggregate([s for s in series if s["kind"] == "regular"])
         sql = captured.captured_queries[-1]["sql"]
         with connection.cursor() as cursor:
             cursor.execute("EXPLAIN (ANALYZE, COSTS OFF) " + sql)

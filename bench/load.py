@@ -135,7 +135,7 @@ def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
 
     from bench.datasets import _clubs, _players
     from clubs.models import ClubRole
-    from scoring.generate import Plan, generate_event
+    from scoring.demo.generate import Plan, generate_event
 
     call_command("migrate", verbosity=0)
     tables = scorers * per_scorer + pairs

@@ -93,7 +93,7 @@ def main() -> None:
         from django.test.utils import CaptureQueriesContext
 
         from scoring.models import HandSeat
-        from scoring.services import save_sheet
+        from scoring.sheets.services import save_sheet
 
         user, table = _build()
         grids = [_grid(seed) for seed in range(args.runs + 1)]

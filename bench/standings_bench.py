@@ -81,7 +81,8 @@ def measurements(event, season, runs: int) -> list[Measurement]:
     from django.urls import reverse
 
     from clubs.models import ClubRole
-    from scoring import ranking
+    from scoring.standings import season as standings_season
+    from scoring.standings import selectors
 
     user = get_user_model().objects.create_user("bench-director", password="x")
     ClubRole.objects.create(user=user, club=event.club, role=ClubRole.Role.ORGANISER)
@@ -105,7 +106,7 @@ def measurements(event, season, runs: int) -> list[Measurement]:
     core = measure(
         "event_standing (aggregate + rank)",
         "large",
-        lambda: ranking.event_standing(event, only_published=False),
+        lambda: selectors.event_standing(event, only_published=False),
         runs=runs,
     )
     rows.append(core)
@@ -129,7 +130,7 @@ def measurements(event, season, runs: int) -> list[Measurement]:
         measure(
             "season_standing (aggregate + rank)",
             "season",
-            lambda: ranking.season_standing(season, only_published=False),
+            lambda: standings_season.season_standing(season, only_published=False),
             runs=runs,
             budget_ms=200,
         )

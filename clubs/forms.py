@@ -2,8 +2,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from romme import limits
-from romme.safety import PlausibleDatesMixin
+from common import limits
+from common.safety import PlausibleDatesMixin
 
 from .models import Club, ClubRole, Player
 from .widgets import IsoDateInput

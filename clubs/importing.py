@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from romme import limits
+from common import limits
 
 # Header spellings accepted for each field, lower-cased; German first, as our users write.
 COLUMNS = {

@@ -16,6 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
+from common.history import save_with_history
+
 from . import importing
 from .models import Club, ClubRole, Membership, Player, PlayerImport, make_name_key
 from .permissions import (
@@ -35,20 +37,13 @@ class DuplicatePlayer(Exception):
         self.candidates = list(candidates)
 
 
-def _save(instance, actor):
-    instance._history_user = actor if actor and actor.is_authenticated else None
-    instance.full_clean()
-    instance.save()
-    return instance
-
-
 # Clubs
 
 
 @transaction.atomic
 def create_club(actor, **fields) -> Club:
     require_superuser(actor)
-    return _save(Club(**fields), actor)
+    return save_with_history(Club(**fields), actor)
 
 
 @transaction.atomic
@@ -56,7 +51,7 @@ def update_club(actor, club: Club, **fields) -> Club:
     require_role(actor, club, ORGANISER)
     for name, value in fields.items():
         setattr(club, name, value)
-    return _save(club, actor)
+    return save_with_history(club, actor)
 
 
 # Players and memberships
@@ -91,7 +86,7 @@ def create_player(
         lookalikes = list(find_lookalikes(given_name, family_name, birth_year))
         if lookalikes:
             raise DuplicatePlayer(lookalikes)
-    player = _save(
+    player = save_with_history(
         Player(
             given_name=given_name.strip(),
             family_name=family_name.strip(),
@@ -101,7 +96,7 @@ def create_player(
         ),
         actor,
     )
-    _save(
+    save_with_history(
         Membership(player=player, club=club, valid_from=member_from or timezone.localdate()),
         actor,
     )
@@ -141,7 +136,7 @@ def create_player_on_the_spot(
         lookalikes = list(find_lookalikes(given_name, family_name, birth_year))
         if lookalikes:
             raise DuplicatePlayer(lookalikes)
-    player = _save(
+    player = save_with_history(
         Player(
             given_name=given_name.strip(),
             family_name=family_name.strip(),
@@ -151,7 +146,9 @@ def create_player_on_the_spot(
         actor,
     )
     if club is not None and has_role(actor, club, ORGANISER):
-        _save(Membership(player=player, club=club, valid_from=timezone.localdate()), actor)
+        save_with_history(
+            Membership(player=player, club=club, valid_from=timezone.localdate()), actor
+        )
     return player
 
 
@@ -181,7 +178,7 @@ def update_player(actor, player: Player, **fields) -> Player:
     require_player_manager(actor, player)
     for name, value in fields.items():
         setattr(player, name, value)
-    return _save(player, actor)
+    return save_with_history(player, actor)
 
 
 @transaction.atomic
@@ -205,11 +202,11 @@ def join_club(actor, player: Player, club: Club, on: dt.date) -> Membership:
                 % {"date": membership.valid_from.strftime("%d.%m.%Y"), "club": membership.club}
             )
         membership.valid_until = on - dt.timedelta(days=1)
-        _save(membership, actor)
+        save_with_history(membership, actor)
     overlapping = player.memberships.filter(club=club, valid_until__gte=on)
     if overlapping.exists():
         raise ValidationError(_("This overlaps an earlier membership of the same club."))
-    return _save(Membership(player=player, club=club, valid_from=on), actor)
+    return save_with_history(Membership(player=player, club=club, valid_from=on), actor)
 
 
 @transaction.atomic
@@ -218,7 +215,7 @@ def end_membership(actor, membership: Membership, on: dt.date) -> Membership:
     if membership.valid_until is not None:
         raise ValidationError(_("This membership has already ended."))
     membership.valid_until = on
-    return _save(membership, actor)
+    return save_with_history(membership, actor)
 
 
 # Users and roles
@@ -231,7 +228,7 @@ def set_club_role(actor, club: Club, user, role: str) -> ClubRole:
         club=club, user=user
     )
     club_role.role = role
-    _save(club_role, actor)
+    save_with_history(club_role, actor)
     forget_cached_roles(user)
     return club_role
 

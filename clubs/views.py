@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from romme.forms import add_validation_errors
+from common.forms import add_validation_errors
 
 from . import selectors, services
 from .filters import PlayerFilter

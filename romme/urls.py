@@ -19,7 +19,7 @@ urlpatterns = [
     path("about/", TemplateView.as_view(template_name="about.html"), name="about"),
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
-    path("", include("scoring.urls")),
+    path("", include("scoring.sheets.urls")),
     path("exports/", include("scoring.exports.urls")),
-    path("", include("scoring.standings_urls")),
+    path("", include("scoring.standings.urls")),
 ]

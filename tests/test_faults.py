@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from romme import faults
 from scoring.models import Hand, Sheet
-from tests.scoring.conftest import make_series, post_data, random_grid
+from tests.sheets.conftest import make_series, post_data, random_grid
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +115,8 @@ def test_interface_error_is_database_unavailable(scorer_client):
 
 def test_disk_full_while_writing_a_file(scorer_client, table):
     with mock.patch(
-        "scoring.services.save_sheet", side_effect=OSError(errno.ENOSPC, "No space left on device")
+        "scoring.sheets.services.save_sheet",
+        side_effect=OSError(errno.ENOSPC, "No space left on device"),
     ):
         response = _save(scorer_client, table)
     assert "Speicherplatz des Servers ist voll" in _page(response)
@@ -135,7 +136,7 @@ def test_a_script_asking_for_json_gets_json(scorer_client):
 
 
 def test_a_bug_is_still_a_500(scorer_client, table):
-    with mock.patch("scoring.services.save_sheet", side_effect=ValueError("a bug")):
+    with mock.patch("scoring.sheets.services.save_sheet", side_effect=ValueError("a bug")):
         response = _save(scorer_client, table)
     assert response.status_code == 500
     assert KEPT not in response.content.decode()

@@ -16,7 +16,7 @@ import pytest
 
 from tests.factories import user_with_role
 from tests.pdf_checks import page_texts
-from tests.standings_db.conftest import generated
+from tests.standings.db.conftest import generated
 
 pytestmark = pytest.mark.django_db
 PO = Path(__file__).resolve().parents[1] / "locale" / "de" / "LC_MESSAGES" / "django.po"

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from clubs.models import Membership
 from tests.factories import MembershipFactory, PlayerFactory
-from tests.standings_db.conftest import generated
+from tests.standings.db.conftest import generated
 
 pytestmark = pytest.mark.django_db
 DE = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9"}

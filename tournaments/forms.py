@@ -4,10 +4,10 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
-from romme.safety import PlausibleDatesMixin
+from common.safety import PlausibleDatesMixin
 from scoring.rules import PRESETS, RuleSetError
+from tournaments import services
 
-from . import services
 from .models import Event, Group, Participant, Season, Series
 
 # The common overrides offered when an event is created: (field, label).

@@ -12,7 +12,8 @@ from simple_history.models import HistoricalRecords
 
 from clubs.models import Club, Player
 from scoring.rules import PRESETS, ruleset_from
-from scoring.standings import DEFAULT_CHAIN
+from scoring.standings.metrics import DEFAULT_CHAIN
+from tournaments.draw import MAX_SEATS
 
 
 def default_tie_break_chain() -> list[str]:
@@ -372,7 +373,9 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["series", "participant"], name="seat_once_per_series"),
-            models.CheckConstraint(condition=Q(position__lte=5), name="seat_position_range"),
+            models.CheckConstraint(
+                condition=Q(position__lte=MAX_SEATS - 1), name="seat_position_range"
+            ),
         ]
 
     def __str__(self):

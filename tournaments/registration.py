@@ -14,9 +14,9 @@ from simple_history.utils import bulk_create_with_history
 
 from clubs.models import Club, Player
 from clubs.permissions import ORGANISER, require_role
+from common.history import history_user
 
 from .models import Event, Participant
-from .services import _user
 
 MAX_LINES = 1000  # a pasted list longer than any event's field is a mistake
 
@@ -59,7 +59,7 @@ def register_players(actor, event: Event, player_ids, *, checked_in: bool = True
         result.problems.append(
             _("%(count)d selected players no longer exist.") % {"count": len(missing)}
         )
-    bulk_create_with_history(new, Participant, default_user=_user(actor), batch_size=500)
+    bulk_create_with_history(new, Participant, default_user=history_user(actor), batch_size=500)
     return result
 
 

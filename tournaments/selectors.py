@@ -9,8 +9,8 @@ from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext as _
 
 from clubs.models import Player
+from tournaments import draw
 
-from . import draw
 from .models import Event, Group, GroupMember, Participant, Season, Seat, Series
 
 

@@ -15,37 +15,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history
 
 from clubs import services as club_services
 from clubs.models import Club, Player
 from clubs.permissions import ORGANISER, require_role
+from common.history import delete_with_history, history_user, save_with_history
 from scoring.rules import PRESETS, RuleSetError, ruleset_from
-
-from . import draw
-from .models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
+from tournaments import draw
+from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
 
 RULESET_FIELDS = ("ruleset_slug", "ruleset_overrides")
-
-
-def _user(actor):
-    return actor if actor is not None and actor.is_authenticated else None
-
-
-def _save(instance, actor, reason: str | None = None):
-    instance._history_user = _user(actor)
-    if reason:
-        instance._change_reason = reason
-    instance.full_clean()
-    instance.save()
-    return instance
-
-
-def _delete(instance, actor, reason: str | None = None) -> None:
-    instance._history_user = _user(actor)
-    if reason:
-        instance._change_reason = reason
-    instance.delete()
 
 
 # Rule sets
@@ -100,7 +79,9 @@ def checked_ruleset(slug: str, overrides: dict[str, Any] | None):
 @transaction.atomic
 def create_season(actor, club: Club, *, name: str, start_date, end_date) -> Season:
     require_role(actor, club, ORGANISER)
-    return _save(Season(club=club, name=name, start_date=start_date, end_date=end_date), actor)
+    return save_with_history(
+        Season(club=club, name=name, start_date=start_date, end_date=end_date), actor
+    )
 
 
 @transaction.atomic
@@ -109,7 +90,7 @@ def update_season(actor, season: Season, **fields) -> Season:
     fields.pop("club", None)
     for name, value in fields.items():
         setattr(season, name, value)
-    return _save(season, actor)
+    return save_with_history(season, actor)
 
 
 # Events
@@ -142,10 +123,10 @@ def create_event(
         start_date=start_date,
         ruleset_slug=ruleset_slug,
         ruleset_overrides=ruleset.overrides(),
-        created_by=_user(actor),
+        created_by=history_user(actor),
         **fields,
     )
-    return _save(event, actor)
+    return save_with_history(event, actor)
 
 
 @transaction.atomic
@@ -175,7 +156,7 @@ def update_event(actor, event: Event, **fields) -> Event:
     _check_season(fields.get("season", event.season), event.club)
     for name, value in fields.items():
         setattr(event, name, value)
-    return _save(event, actor)
+    return save_with_history(event, actor)
 
 
 # Participants
@@ -196,7 +177,7 @@ def register_participant(actor, event: Event, player: Player, *, checked_in=Fals
         club_id=club_id.get(pk=player.pk),
         checked_in=checked_in,
     )
-    return _save(participant, actor)
+    return save_with_history(participant, actor)
 
 
 @transaction.atomic
@@ -233,7 +214,7 @@ def register_new_player(
 def set_checked_in(actor, participant: Participant, checked_in: bool) -> Participant:
     require_role(actor, participant.event.club, ORGANISER)
     participant.checked_in = checked_in
-    return _save(participant, actor)
+    return save_with_history(participant, actor)
 
 
 @transaction.atomic
@@ -251,14 +232,14 @@ def withdraw_participant(actor, participant: Participant, from_series: int) -> P
             % {"name": participant.player.full_name, "number": from_series}
         )
     participant.withdrawn_from_series = from_series
-    return _save(participant, actor)
+    return save_with_history(participant, actor)
 
 
 @transaction.atomic
 def undo_withdrawal(actor, participant: Participant) -> Participant:
     require_role(actor, participant.event.club, ORGANISER)
     participant.withdrawn_from_series = None
-    return _save(participant, actor)
+    return save_with_history(participant, actor)
 
 
 @transaction.atomic
@@ -270,7 +251,7 @@ def remove_participant(actor, participant: Participant) -> None:
             _("%(name)s has been seated; withdraw the player instead.")
             % {"name": participant.player.full_name}
         )
-    _delete(participant, actor)
+    delete_with_history(participant, actor)
 
 
 # Pairs and teams
@@ -311,7 +292,7 @@ def create_group(
         raise ValidationError(problems)
     if Group.objects.filter(event=event, kind=kind, name=name).exists():
         raise ValidationError({"name": _("This name is already used in this event.")})
-    group = _save(Group(event=event, kind=kind, name=name), actor)
+    group = save_with_history(Group(event=event, kind=kind, name=name), actor)
     try:
         with transaction.atomic():
             GroupMember.objects.bulk_create(
@@ -327,7 +308,7 @@ def create_group(
 @transaction.atomic
 def delete_group(actor, group: Group) -> None:
     require_role(actor, group.event.club, ORGANISER)
-    _delete(group, actor)
+    delete_with_history(group, actor)
 
 
 # Series
@@ -347,10 +328,38 @@ def create_series(
         planned_rounds=planned_rounds or event.rounds_per_series,
         day=day or 1,
     )
-    return _save(series, actor)
+    return save_with_history(series, actor)
 
 
-def _has_sheets(series: Series) -> bool:
+def create_playoff_series(actor, event: Event, seats: Sequence[int], playoff_of: dict) -> Series:
+    """A seated playoff series after the last one: one table, ``seats`` in order.
+
+    ``scoring.standings.services.create_playoff`` decides who plays off; this writes the rows.
+    """
+    if len(seats) > draw.MAX_SEATS:
+        raise ValidationError(
+            _("A playoff table seats at most %(max)d players; %(count)d are tied.")
+            % {"max": draw.MAX_SEATS, "count": len(seats)}
+        )
+    last = Series.objects.filter(event=event).aggregate(n=Max("number"), day=Max("day"))
+    series = Series(
+        event=event,
+        number=(last["n"] or 0) + 1,
+        day=last["day"] or 1,
+        planned_rounds=1,
+        status=Series.Status.SEATED,
+        kind=Series.Kind.PLAYOFF,
+        playoff_of=playoff_of,
+    )
+    save_with_history(series, actor, _("Playoff"))
+    table = Table.objects.create(series=series, number=1)
+    for position, pid in enumerate(seats):
+        seat = Seat(table=table, series=series, position=position, participant_id=pid)
+        save_with_history(seat, actor, clean=False)
+    return series
+
+
+def has_sheets(series: Series) -> bool:
     return Table.objects.filter(series=series, sheet__isnull=False).exists()
 
 
@@ -358,19 +367,19 @@ def _has_sheets(series: Series) -> bool:
 def delete_series(actor, series: Series) -> None:
     """Remove a series that has not started; only the last one, so numbers stay dense."""
     require_role(actor, series.event.club, ORGANISER)
-    if series.status not in (Series.Status.PLANNED, Series.Status.SEATED) or _has_sheets(series):
+    if series.status not in (Series.Status.PLANNED, Series.Status.SEATED) or has_sheets(series):
         raise ValidationError(_("A series that has started cannot be removed."))
     if Series.objects.filter(event_id=series.event_id, number__gt=series.number).exists():
         raise ValidationError(_("Only the last series can be removed."))
-    _delete_seating(series, actor)
-    _delete(series, actor)
+    delete_seating(series, actor)
+    delete_with_history(series, actor)
 
 
-def _locked(series: Series) -> Series:
+def lock_series(series: Series) -> Series:
     return Series.objects.select_for_update().select_related("event__club").get(pk=series.pk)
 
 
-def _delete_seating(series: Series, actor, reason: str = "") -> None:
+def delete_seating(series: Series, actor, reason: str = "") -> None:
     """Remove the seating: one "-" history record per seat (who, when, why), in one INSERT.
 
     Deleting seat by seat cost two queries per seat (800 for a 400-player redraw), which
@@ -380,7 +389,7 @@ def _delete_seating(series: Series, actor, reason: str = "") -> None:
     if seats:
         historical = Seat.history.model
         names = [field.attname for field in Seat._meta.concrete_fields]
-        now, user = timezone.now(), _user(actor)
+        now, user = timezone.now(), history_user(actor)
         historical.objects.bulk_create(
             historical(
                 **{name: getattr(seat, name) for name in names},
@@ -396,204 +405,23 @@ def _delete_seating(series: Series, actor, reason: str = "") -> None:
     Table.objects.filter(series=series).delete()
 
 
-def _draw_players(event: Event, participants: Sequence[Participant], ranks=None):
-    """DrawPlayer for each participant: club, "pair:<id>"/"team:<id>" labels, rank."""
-    labels: dict[int, list[str]] = defaultdict(list)
-    for participant_id, kind, group_id in GroupMember.objects.filter(
-        group__event=event
-    ).values_list("participant_id", "kind", "group_id"):
-        labels[participant_id].append(f"{kind}:{group_id}")
-    ranks = ranks or {}
-    return [
-        draw.DrawPlayer(
-            id=p.pk,
-            club=p.club_id,
-            groups=tuple(sorted(labels.get(p.pk, ()))),
-            rank=ranks.get(p.pk),
-        )
-        for p in participants
-    ]
-
-
-def _previous_tables(series: Series) -> list[list[int]]:
-    """The tables of the event's earlier series, as lists of participant ids."""
-    tables: dict[int, list[int]] = defaultdict(list)
-    for table_id, participant_id in Seat.objects.filter(
-        series__event_id=series.event_id, series__number__lt=series.number
-    ).values_list("table_id", "participant_id"):
-        tables[table_id].append(participant_id)
-    return list(tables.values())
-
-
-def _options(event: Event, method: str) -> draw.DrawOptions:
-    return draw.DrawOptions(
-        method=method,
-        avoid_same_club=event.avoid_same_club,
-        avoid_repeat_opponents=event.avoid_repeat_opponents,
-    )
-
-
-def _violation_dicts(violations) -> list[dict[str, Any]]:
-    return [
-        {"code": v.code, "table": v.table, "players": list(v.players), "detail": v.detail}
-        for v in violations
-    ]
-
-
-def players_of(series: Series) -> list[Participant]:
-    """Who a draw of this series seats: checked-in participants not withdrawn before it."""
-    return [
-        p
-        for p in Participant.objects.filter(event_id=series.event_id, checked_in=True)
-        .select_related("player")
-        .order_by("pk")
-        if p.plays_in(series.number)
-    ]
-
-
-@transaction.atomic
-def draw_series(
-    actor,
-    series: Series,
-    *,
-    seed: int | None = None,
-    running_order: Sequence[int] | None = None,
-) -> Series:
-    """Draw (or re-draw, before play) the seating of a series.
-
-    Series 1 is drawn by lot; later series as the event says (``later_series_seating``).
-    A ranked draw seats by ``running_order`` (participant ids, best first; players missing
-    from it come last, by lot); without a running order it is a draw by lot. Same seed and
-    inputs give the same seating. Raises ValidationError when the draw cannot be made.
-    """
-    series = _locked(series)
-    event = series.event
-    require_role(actor, event.club, ORGANISER)
-    if series.status not in (Series.Status.PLANNED, Series.Status.SEATED):
-        raise ValidationError(_("This series has started; its seating can no longer be drawn."))
-    if _has_sheets(series):
-        raise ValidationError(_("Sheets exist for this series; its seating cannot be redrawn."))
-
-    method = draw.LOT
-    ranks = None
-    ranked = series.number > 1 and event.later_series_seating == Event.Seating.RANKED
-    if ranked and running_order is not None:
-        method = draw.RANKED
-        ranks = {}
-        for pid in running_order:
-            ranks.setdefault(pid, len(ranks) + 1)
-    participants = players_of(series)
-    players = _draw_players(event, participants, ranks)
-    previous = _previous_tables(series) if event.avoid_repeat_opponents else []
-    seed = draw.new_seed() if seed is None else int(seed)
-    try:
-        result = draw.draw(players, seed, _options(event, method), previous)
-    except draw.DrawError as error:
-        if error.code == draw.TOO_FEW_PLAYERS:
-            raise ValidationError(
-                _("A draw needs at least 3 players; %(count)d play in series %(number)d.")
-                % {"count": len(players), "number": series.number},
-                code=error.code,
-            ) from error
-        raise ValidationError(str(error), code=error.code) from error
-
-    _delete_seating(series, actor, _("new draw"))
-    tables = Table.objects.bulk_create(
-        [Table(series=series, number=n) for n in range(1, len(result.tables) + 1)]
-    )
-    seats = [
-        Seat(table=table, series=series, position=position, participant_id=pid)
-        for table, ids in zip(tables, result.tables, strict=True)
-        for position, pid in enumerate(ids)
-    ]
-    bulk_create_with_history(
-        seats, Seat, default_user=_user(actor), default_change_reason=_("draw")
-    )
-    series.draw_seed = seed
-    series.draw_method = method
-    series.draw_violations = _violation_dicts(result.violations)
-    series.drawn_at = timezone.now()
-    series.drawn_by = _user(actor)
-    series.status = Series.Status.SEATED
-    return _save(series, actor, _("draw"))
-
-
-def _seating(series: Series) -> list[list[int]]:
-    tables: dict[int, list[int]] = {}
-    for table_number, participant_id in (
-        Seat.objects.filter(series=series)
-        .order_by("table__number", "position")
-        .values_list("table__number", "participant_id")
-    ):
-        tables.setdefault(table_number, []).append(participant_id)
-    return [tables[n] for n in sorted(tables)]
-
-
-def check_seating(series: Series) -> list[dict[str, Any]]:
-    """The constraints the stored seating of a series breaks (as stored by the draw)."""
-    event = series.event
-    tables = _seating(series)
-    ids = [pid for table in tables for pid in table]
-    participants = list(Participant.objects.filter(pk__in=ids).order_by("pk"))
-    players = _draw_players(event, participants)
-    previous = _previous_tables(series) if event.avoid_repeat_opponents else []
-    method = series.draw_method or draw.LOT
-    return _violation_dicts(draw.check(tables, players, _options(event, method), previous))
-
-
-@transaction.atomic
-def swap_seats(actor, series: Series, participant_a_id: int, participant_b_id: int) -> Series:
-    """Swap two players' seats before the series starts; recorded in the seats' history."""
-    series = _locked(series)
-    require_role(actor, series.event.club, ORGANISER)
-    if series.status != Series.Status.SEATED or _has_sheets(series):
-        raise ValidationError(_("Seats can be swapped only before the series starts."))
-    if participant_a_id == participant_b_id:
-        raise ValidationError(_("Choose two different players."))
-    seats = {
-        s.participant_id: s
-        for s in Seat.objects.filter(
-            series=series, participant_id__in=[participant_a_id, participant_b_id]
-        ).select_related("table", "participant__player")
-    }
-    if len(seats) != 2:
-        raise ValidationError(_("Both players must be seated in this series."))
-    a, b = seats[participant_a_id], seats[participant_b_id]
-    (table_a, pos_a), (table_b, pos_b) = (a.table, a.position), (b.table, b.position)
-    reason = _("swapped %(a)s and %(b)s") % {
-        "a": a.participant.player.full_name,
-        "b": b.participant.player.full_name,
-    }
-    # Seat 6 is never used (at most 5 players a table), so it is free for the move.
-    a.table, a.position = table_b, 5
-    a.skip_history_when_saving = True
-    a.save(update_fields=["table", "position"])
-    del a.skip_history_when_saving
-    b.table, b.position = table_a, pos_a
-    _save(b, actor, reason)
-    a.position = pos_b
-    _save(a, actor, reason)
-    series.draw_violations = check_seating(series)
-    return _save(series, actor, reason)
-
-
 @transaction.atomic
 def start_series(actor, series: Series) -> Series:
-    series = _locked(series)
+    series = lock_series(series)
     require_role(actor, series.event.club, ORGANISER)
     if series.status != Series.Status.SEATED:
         raise ValidationError(_("Only a seated series can start."))
     if not Seat.objects.filter(series=series).exists():
         raise ValidationError(_("The series has no seating yet; draw it first."))
     series.status = Series.Status.IN_PLAY
-    return _save(series, actor)
+    return save_with_history(series, actor)
 
 
 @transaction.atomic
 def complete_series(actor, series: Series) -> Series:
-    series = _locked(series)
+    series = lock_series(series)
     require_role(actor, series.event.club, ORGANISER)
     if series.status != Series.Status.IN_PLAY:
         raise ValidationError(_("Only a series in play can be completed."))
     series.status = Series.Status.COMPLETE
-    return _save(series, actor)
+    return save_with_history(series, actor)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import season_views, views
 
 app_name = "tournaments"
 
@@ -40,7 +40,7 @@ urlpatterns = [
     path("series/<int:pk>/start/", views.series_start, name="series_start"),
     path("series/<int:pk>/complete/", views.series_complete, name="series_complete"),
     path("series/<int:pk>/delete/", views.series_delete, name="series_delete"),
-    path("seasons/", views.season_list, name="season_list"),
-    path("clubs/<int:club_pk>/seasons/new/", views.season_create, name="season_create"),
-    path("seasons/<int:pk>/edit/", views.season_edit, name="season_edit"),
+    path("seasons/", season_views.season_list, name="season_list"),
+    path("clubs/<int:club_pk>/seasons/new/", season_views.season_create, name="season_create"),
+    path("seasons/<int:pk>/edit/", season_views.season_edit, name="season_edit"),
 ]

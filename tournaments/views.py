@@ -4,6 +4,8 @@ Thin: forms validate input, services write (and check the role themselves), sele
 Forms that write answer 403 on GET too, for anyone who may not use them.
 """
 
+from __future__ import annotations
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,24 +19,23 @@ from clubs import selectors as club_selectors
 from clubs.models import Club
 from clubs.permissions import ORGANISER, clubs_with_role, has_role, require_role
 from clubs.services import DuplicatePlayer
-from romme.forms import add_validation_errors
-from romme.safety import safe_next
-
-from . import registration, selectors, services
-from .filters import EventFilter
-from .forms import (
+from common.forms import add_validation_errors
+from common.safety import safe_next
+from tournaments import registration, selectors, services
+from tournaments import seating as seating_service
+from tournaments.filters import EventFilter
+from tournaments.forms import (
     EventForm,
     GroupForm,
     NewPlayerForm,
     ParticipantListForm,
     PlayerSearchForm,
-    SeasonForm,
     SeriesForm,
     SwapForm,
     WithdrawForm,
 )
-from .models import Event, Group, Participant, Season, Series
-from .tables import EventTable, ParticipantTable, SeasonTable
+from tournaments.models import Event, Group, Participant, Series
+from tournaments.tables import EventTable, ParticipantTable
 
 
 def _message_errors(request, error: ValidationError):
@@ -428,7 +429,7 @@ def seat_swap(request, pk):
     form = SwapForm(request.POST, seats=selectors.seating(series).alphabetical)
     if form.is_valid():
         try:
-            services.swap_seats(
+            seating_service.swap_seats(
                 request.user, series, form.cleaned_data["player_a"], form.cleaned_data["player_b"]
             )
         except ValidationError as error:
@@ -472,56 +473,3 @@ def _back(request, series: Series):
 
 
 # Seasons
-
-
-@login_required
-def season_list(request):
-    table = SeasonTable(selectors.season_list())
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    return render(
-        request,
-        "tournaments/season_list.html",
-        {
-            "table": table,
-            "organiser_clubs": list(clubs_with_role(request.user, ORGANISER)),
-            "organiser_club_ids": set(
-                clubs_with_role(request.user, ORGANISER).values_list("pk", flat=True)
-            ),
-        },
-    )
-
-
-@login_required
-def season_create(request, club_pk):
-    club = get_object_or_404(Club, pk=club_pk)
-    require_role(request.user, club, ORGANISER)
-    form = SeasonForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            season = services.create_season(request.user, club, **form.cleaned_data)
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("Season “%(name)s” created.") % {"name": season.name})
-            return redirect("tournaments:season_list")
-    return render(
-        request,
-        "tournaments/form.html",
-        {"form": form, "title": _("New season of %(club)s") % {"club": club.name}},
-    )
-
-
-@login_required
-def season_edit(request, pk):
-    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
-    require_role(request.user, season.club, ORGANISER)
-    form = SeasonForm(request.POST or None, instance=season)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.update_season(request.user, season, **form.cleaned_data)
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("Saved."))
-            return redirect("tournaments:season_list")
-    return render(request, "tournaments/form.html", {"form": form, "title": str(season)})

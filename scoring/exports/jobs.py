@@ -27,7 +27,8 @@ from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
-from .base import get_exporter, scope_of
+from scoring.exports.registry import get_exporter, scope_of
+
 from .rendering import CONTENT_TYPES, render_export
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats
 
-from .base import FORMATS, Column, Exporter, ExportTable, Progress, get_exporter, scope_of
+from scoring.exports.registry import Exporter, get_exporter, scope_of
+from scoring.exports.tables import FORMATS, Column, ExportTable, Progress
 
 CONTENT_TYPES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -118,11 +119,11 @@ def render_export(
         raise ValueError(f"{exporter_slug} is not offered as {fmt}")
     filename = exporter.filename(obj, fmt)
     if fmt == "xlsx":
-        from .xlsx import write_workbook
+        from scoring.exports.formats.xlsx import write_workbook
 
         content = write_workbook(exporter.tables(obj), title=exporter.title(obj), progress=progress)
     elif fmt == "pdf":
-        from .pdf import render_pdf
+        from scoring.exports.formats.pdf import render_pdf
 
         expected = exporter.expected_pages(obj) if progress else 1
         if progress:

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import VIEWER, has_role, require_role
+from scoring.exports.registry import EXPORTERS, SCOPES, exporters_for, get_exporter
+from scoring.sheets.codes import parse_sheet_code, sheet_entry_path
 from scoring.visibility import require_sheet_reader
 from tournaments.models import Series
 
 from . import jobs
-from .base import EXPORTERS, SCOPES, exporters_for, get_exporter
-from .codes import parse_sheet_code, sheet_entry_path
 from .rendering import render_export
 
 FORMAT_LABELS = {"xlsx": "Excel (XLSX)", "pdf": "PDF", "html": None}

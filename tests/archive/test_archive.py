@@ -10,8 +10,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Sum
 
 from clubs.models import Club, Membership, Player
-from scoring.archive import ArchiveError, dumps, export_event, import_event, loads
-from scoring.generate import Plan, generate_event
+from scoring.archive.dump import dumps, export_event
+from scoring.archive.load import import_event, loads
+from scoring.archive.validate import ArchiveError
+from scoring.demo.generate import Plan, generate_event
 from scoring.models import Hand, HandSeat, Sheet, SheetVersion
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tournaments.models import (

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import Sum
 
-from scoring.generate import Plan, generate_event
+from scoring.demo.generate import Plan, generate_event
 from scoring.models import HandSeat
 from tests.archive.test_archive import results, row_counts, wipe
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory

@@ -8,7 +8,7 @@ import pytest
 
 from clubs.models import ClubRole
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
-from tests.standings_db.conftest import generated
+from tests.standings.db.conftest import generated
 from tournaments.models import Event, Participant
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

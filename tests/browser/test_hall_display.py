@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import ClubFactory
-from tests.standings_db.conftest import generated
+from tests.standings.db.conftest import generated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from scoring import services
 from scoring.models import HandSeat, Sheet
+from scoring.sheets import services
 from tests.factories import user_with_role
-from tests.scoring.conftest import make_series, random_grid, scorer
+from tests.sheets.conftest import make_series, random_grid, scorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from scoring.exports import pdf as export_pdf
+from scoring.exports.formats import pdf
 from scoring.exports.rendering import render_export
 from tests.exports.conftest import IMG_NAME, dealers_by_hand, pdf_text, read_pdf
 
@@ -15,13 +15,13 @@ A4 = (595, 842)  # points
 def fetched(monkeypatch):
     """Every URL WeasyPrint asks the exports' fetcher for."""
     urls = []
-    original = export_pdf.StaticOnlyFetcher.fetch
+    original = pdf.StaticOnlyFetcher.fetch
 
     def spy(self, url, headers=None):
         urls.append(url)
         return original(self, url, headers)
 
-    monkeypatch.setattr(export_pdf.StaticOnlyFetcher, "fetch", spy)
+    monkeypatch.setattr(pdf.StaticOnlyFetcher, "fetch", spy)
     return urls
 
 
@@ -111,7 +111,7 @@ def test_score_sheets_pdf(series_a, fetched):
     # The QR code is an image on every page; its short code is printed next to it.
     for page in reader.pages:
         assert len(page.images) >= 1
-    from scoring.exports.codes import sheet_code
+    from scoring.sheets.codes import sheet_code
 
     code = sheet_code(series_a.pk, 1)
     assert f"http://hall.local/exports/s/{code}/" in first.replace("\n", "")
@@ -124,7 +124,7 @@ def test_score_sheets_pdf(series_a, fetched):
 
 
 def test_score_sheet_qr_encodes_the_entry_page(series_a):
-    from scoring.exports.exporters import prefilled_sheets
+    from scoring.exports.exporters.score_sheets import prefilled_sheets
 
     sheets = prefilled_sheets(series_a, base_url="http://hall.local")
     assert sheets[0].url == f"http://hall.local/series/{series_a.pk}/tables/1/sheet/"
@@ -158,13 +158,13 @@ def test_markup_in_a_name_is_text_and_fetches_nothing(hostile_series, fetched):
     ],
 )
 def test_the_fetcher_refuses_everything_but_static_files(url):
-    fetcher = export_pdf.make_url_fetcher()
-    with pytest.raises(export_pdf.FetchRefused):
+    fetcher = pdf.make_url_fetcher()
+    with pytest.raises(pdf.FetchRefused):
         fetcher.fetch(url)
 
 
 def test_the_fetcher_serves_static_files_and_data_uris():
-    fetcher = export_pdf.make_url_fetcher()
+    fetcher = pdf.make_url_fetcher()
     response = fetcher.fetch("https://romme-ledger.invalid/static/css/print.css")
     assert b"@page" in response.read()
     response = fetcher.fetch("data:text/plain;base64,aGFsbG8=")
@@ -173,7 +173,7 @@ def test_the_fetcher_serves_static_files_and_data_uris():
 
 def test_an_unreachable_image_in_the_html_is_refused_not_fetched(fetched):
     # The fetcher is the only way out, even if markup ever slipped through.
-    from scoring.exports.pdf import render_pdf
+    from scoring.exports.formats.pdf import render_pdf
 
     content = render_pdf('<p>Hallo</p><img src="http://example.invalid/y.png">')
     assert "Hallo" in pdf_text(content)

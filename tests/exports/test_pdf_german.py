@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.exports import jobs
-from scoring.exports.base import EXPORTERS, exporters_for
+from scoring.exports.registry import EXPORTERS, exporters_for
 from scoring.exports.rendering import render_export
 from tests.exports.conftest import pdf_text
 

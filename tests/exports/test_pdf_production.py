@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils import translation
 
-from scoring.exports import pdf as export_pdf
-from scoring.exports.base import get_exporter
+from scoring.exports.formats import pdf
+from scoring.exports.registry import get_exporter
 from scoring.exports.rendering import render_document, render_export
 from tests.pdf_checks import embedded_fonts, print_style_problems
 
@@ -74,7 +74,7 @@ def test_every_pdf_of_a_series_is_styled_with_debug_off(production, series_a):
 
 def test_the_check_sees_an_unstyled_pdf():
     # The same check on a PDF without print.css: serif, no footer.
-    content = export_pdf.render_pdf("<h1>Rangliste</h1><p>Seite ohne Stil</p>")
+    content = pdf.render_pdf("<h1>Rangliste</h1><p>Seite ohne Stil</p>")
     problems = print_style_problems(content, "de")
     assert any("print font" in p for p in problems)
     assert any("footer" in p for p in problems)
@@ -92,13 +92,13 @@ def test_the_check_sees_an_unstyled_pdf():
     ],
 )
 def test_the_fetcher_still_refuses_everything_else(production, url):
-    with pytest.raises(export_pdf.FetchRefused):
-        export_pdf.make_url_fetcher().fetch(url)
+    with pytest.raises(pdf.FetchRefused):
+        pdf.make_url_fetcher().fetch(url)
 
 
 def test_the_fetcher_serves_the_hashed_file(production):
     hashed = next(production.glob("css/print.*.css"))
-    response = export_pdf.make_url_fetcher().fetch(
+    response = pdf.make_url_fetcher().fetch(
         f"https://romme-ledger.invalid/static/css/{hashed.name}"
     )
     assert b"@page" in response.read()

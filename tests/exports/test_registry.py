@@ -1,14 +1,7 @@
 import pytest
 
-from scoring.exports.base import (
-    EXPORTERS,
-    Column,
-    Exporter,
-    ExportTable,
-    exporters_for,
-    get_exporter,
-    register,
-)
+from scoring.exports.registry import EXPORTERS, Exporter, exporters_for, get_exporter, register
+from scoring.exports.tables import Column, ExportTable
 
 
 def test_built_in_exporters_are_registered():

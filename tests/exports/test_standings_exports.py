@@ -7,9 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring import ranking
 from scoring.exports.rendering import display, render_export
 from scoring.models import HandSeat, Sheet
+from scoring.standings import labels, selectors
+from scoring.standings import season as standings_season
 from tests.exports.conftest import IMG_NAME, pdf_lines, pdf_text, read_pdf, read_xlsx
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def _hostile_player(club):
 def event(club_a):
     """12 players (one named like a formula), 2 pairs, 1 team (named like markup), 3 series
     of one round each, every sheet confirmed; series 3 is played on a second day."""
-    from scoring.generate import Plan, generate_event
+    from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Group, Series
 
     people = [*_people(club_a, 11, "E"), _hostile_player(club_a)]
@@ -48,8 +49,8 @@ def event(club_a):
     return event
 
 
-def _standing(event, competition=ranking.INDIVIDUAL, scope=ranking.OVERALL, number=None):
-    return ranking.event_standing(
+def _standing(event, competition=labels.INDIVIDUAL, scope=labels.OVERALL, number=None):
+    return selectors.event_standing(
         event, competition=competition, scope=scope, number=number, only_published=False
     )
 
@@ -58,13 +59,13 @@ def _expected_sheets(event):
     """Worksheet name -> the ranking.EventStanding it must show."""
     return {
         "Overall": _standing(event),
-        "Pairs": _standing(event, ranking.PAIR),
-        "Teams": _standing(event, ranking.TEAM),
-        "Series 1": _standing(event, scope=ranking.SERIES, number=1),
-        "Series 2": _standing(event, scope=ranking.SERIES, number=2),
-        "Series 3": _standing(event, scope=ranking.SERIES, number=3),
-        "Day 1": _standing(event, scope=ranking.DAY, number=1),
-        "Day 2": _standing(event, scope=ranking.DAY, number=2),
+        "Pairs": _standing(event, labels.PAIR),
+        "Teams": _standing(event, labels.TEAM),
+        "Series 1": _standing(event, scope=labels.SERIES, number=1),
+        "Series 2": _standing(event, scope=labels.SERIES, number=2),
+        "Series 3": _standing(event, scope=labels.SERIES, number=3),
+        "Day 1": _standing(event, scope=labels.DAY, number=1),
+        "Day 2": _standing(event, scope=labels.DAY, number=2),
     }
 
 
@@ -78,7 +79,7 @@ def _assert_sheet_matches(ws, standing):
     assert len(rows) == len(standing.rows) > 0
     tie_breaks = [k for k in standing.chain if k != "total"]
     for key in tie_breaks:
-        assert ranking.metric_label(key) in columns
+        assert labels.metric_label(key) in columns
     name_column = next(h for h in ("Player", "Pair", "Team") if h in columns)
     for values, row in zip(rows, standing.rows, strict=True):
         assert values[columns["Rank"]] == row.rank
@@ -87,8 +88,8 @@ def _assert_sheet_matches(ws, standing):
         assert values[columns["Total"]] == row.total
         assert isinstance(values[columns["Total"]], int)
         for key in tie_breaks:
-            assert values[columns[ranking.metric_label(key)]] == row.values.get(key)
-        if standing.scope != ranking.SERIES:
+            assert values[columns[labels.metric_label(key)]] == row.values.get(key)
+        if standing.scope != labels.SERIES:
             for n in standing.counted_series:
                 assert values[columns[f"S{n}"]] == row.series_totals.get(n)
 
@@ -156,8 +157,8 @@ def test_standings_pdf_shows_every_table_with_names_and_totals(event):
 
 
 def test_text_lists_align_cut_and_wrap():
-    from scoring.exports.base import Column, ExportTable
-    from scoring.exports.exporters import MAX_TEXT, text_lists
+    from scoring.exports.tables import Column, ExportTable
+    from scoring.exports.textlists import MAX_TEXT, text_lists
 
     table = ExportTable(
         "T",
@@ -185,7 +186,7 @@ def test_text_lists_align_cut_and_wrap():
 
 
 def _columns_of(event):
-    from scoring.exports.base import get_exporter
+    from scoring.exports.registry import get_exporter
 
     return get_exporter("standings").tables(event)[0].columns
 
@@ -272,7 +273,7 @@ def test_event_workbook_pdf_is_landscape(event):
 
 
 def test_unconfirmed_sheets_never_count_and_rows_say_provisional(club_a):
-    from scoring.generate import Plan, generate_event
+    from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Seat
 
     event = generate_event(
@@ -305,7 +306,7 @@ def test_unconfirmed_sheets_never_count_and_rows_say_provisional(club_a):
 
 
 def test_season_ranking_of_the_newest_season(club_a):
-    from scoring.generate import Plan, generate_event
+    from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Season
 
     Season.objects.create(
@@ -326,7 +327,7 @@ def test_season_ranking_of_the_newest_season(club_a):
     ws = wb.worksheets[0]
     assert ws.title == "Season 2026"
     columns = _header_index(ws)
-    standing = ranking.season_standing(season, only_published=False)
+    standing = standings_season.season_standing(season, only_published=False)
     rows = list(ws.iter_rows(min_row=2, values_only=True))
     assert len(rows) == len(standing.lines) == 8
     for values, line in zip(rows, standing.lines, strict=True):
@@ -390,7 +391,7 @@ def test_new_exports_need_a_scorer_of_the_club(client, event, club_a, club_b, vi
 
 
 def test_event_workbook_runs_as_a_job(client, event, scorer_a, monkeypatch):
-    from scoring.exports.base import get_exporter
+    from scoring.exports.registry import get_exporter
 
     exporter = get_exporter("event-workbook")
     assert not exporter.is_long(event, "xlsx")

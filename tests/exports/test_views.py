@@ -217,7 +217,7 @@ def test_job_in_a_thread(client, settings, club_a, tmp_path):
 
 
 def test_sheet_code_leads_to_the_entry_page(client, viewer_a, series_a):
-    from scoring.exports.codes import parse_sheet_code, sheet_code
+    from scoring.sheets.codes import parse_sheet_code, sheet_code
 
     code = sheet_code(series_a.pk, 2)
     assert parse_sheet_code(code) == (series_a.pk, 2)

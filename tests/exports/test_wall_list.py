@@ -8,7 +8,7 @@ from pypdf import PdfReader
 
 from scoring.exports.rendering import render_export
 from tests.pdf_checks import page_texts, print_style_problems
-from tests.standings_db.conftest import generated
+from tests.standings.db.conftest import generated
 
 pytestmark = pytest.mark.django_db
 A3_PORTRAIT = (842, 1191)  # points

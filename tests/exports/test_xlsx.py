@@ -3,9 +3,9 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.exports.base import Column, ExportTable
+from scoring.exports.formats.xlsx import write_workbook
 from scoring.exports.rendering import render_export
-from scoring.exports.xlsx import write_workbook
+from scoring.exports.tables import Column, ExportTable
 from tests.exports.conftest import INJECTIONS, read_xlsx
 
 pytestmark = pytest.mark.django_db

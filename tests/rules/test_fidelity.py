@@ -226,7 +226,7 @@ def test_every_preset_deck_is_its_own_limit(slug):
 def test_seed_001_ties_play_on():
     """seed 001: "In the event of a tie, player's involved in the tie should play until the
     tie is broken." Its preset does not let the tie-break chain separate them."""
-    from scoring.standings_ties import ranking_chain
+    from scoring.standings.ties import ranking_chain
 
     assert MELDED.ties == "playoff"
     assert ranking_chain(("total", "hands_won", "lots"), MELDED.ties) == ("total",)
@@ -247,13 +247,14 @@ def test_seed_001_ties_play_on():
     st.integers(1, 4),
 )
 def test_playoff_policy_never_separates_level_totals(rows, line):
-    from scoring import standings as core
-    from scoring.standings_ties import ranking_chain
+    from scoring.standings import core, metrics
+    from scoring.standings.ties import ranking_chain
 
     entries = [
-        core.Entry(key=i, total=t, hands_won=w, hand_points=h) for i, (t, w, h) in enumerate(rows)
+        metrics.Entry(key=i, total=t, hands_won=w, hand_points=h)
+        for i, (t, w, h) in enumerate(rows)
     ]
-    chain = ranking_chain(core.DEFAULT_CHAIN, "playoff")
+    chain = ranking_chain(metrics.DEFAULT_CHAIN, "playoff")
     ranked = core.rank(entries, chain)
     rank_of = {r.key: r.rank for r in ranked}
     for a in entries:

@@ -24,7 +24,8 @@ def main(kind: str, path: str) -> None:
     outcome, message = "accepted", ""
     try:
         if kind == "archive":
-            from scoring.archive import ArchiveError, loads
+            from scoring.archive.load import loads
+            from scoring.archive.validate import ArchiveError
 
             try:
                 loads(content)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from clubs.importing import ImportFileError, read_player_file
 from clubs.models import PlayerImport
-from romme import limits
+from common import limits
 from tests.security import bombs
 
 

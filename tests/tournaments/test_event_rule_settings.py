@@ -4,7 +4,7 @@ overrides (issue 12, items 3 and 4)."""
 import pytest
 from django.urls import reverse
 
-from scoring.selectors import check_grid, normalise_grid
+from scoring.sheets.grid import check_grid, normalise_grid
 from tournaments.models import Event
 
 from .test_events import event_data

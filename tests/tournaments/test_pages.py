@@ -8,7 +8,7 @@ from django.urls import NoReverseMatch, reverse
 from clubs.models import Player
 from tests.factories import EventFactory, PlayerFactory, SeriesFactory, UserFactory
 from tests.tournaments.conftest import make_participants
-from tournaments import services
+from tournaments import seating, services
 from tournaments.models import Event, Group, Participant, Season, Seat, Series
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def targets(club_a, organiser_a, event_a):
     )
     planned = SeriesFactory(event=event_a, number=1)
     seated = SeriesFactory(event=event_a, number=2)
-    services.draw_series(organiser_a, seated, seed=7)
+    seating.draw_series(organiser_a, seated, seed=7)
     services.withdraw_participant(organiser_a, players[7], 3)
     outsider = PlayerFactory()
     return {
@@ -238,8 +238,8 @@ def _event_with(club, organiser, count):
         )
     services.create_group(organiser, event, kind="pair", name="P", members=players[-2:])
     series = SeriesFactory(event=event, number=1)
-    services.draw_series(organiser, series, seed=1)
-    services.swap_seats(organiser, series, players[0].pk, players[-1].pk)
+    seating.draw_series(organiser, series, seed=1)
+    seating.swap_seats(organiser, series, players[0].pk, players[-1].pk)
     return event, series
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from tests.factories import SeriesFactory
 from tests.tournaments.conftest import make_participants
-from tournaments import services
+from tournaments import seating
 from tournaments.models import Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -14,10 +14,10 @@ pytestmark = pytest.mark.django_db
 def _redraw_queries(event, organiser, count, django_assert_max_num_queries, number):
     make_participants(event, count)
     series = SeriesFactory(event=event, number=number)
-    services.draw_series(organiser, series, seed=1)
+    seating.draw_series(organiser, series, seed=1)
     old = sorted(Seat.objects.filter(series=series).values_list("pk", "participant_id"))
     with django_assert_max_num_queries(40) as captured:
-        services.draw_series(organiser, series, seed=2)
+        seating.draw_series(organiser, series, seed=2)
     return series, old, len(captured.captured_queries)
 
 

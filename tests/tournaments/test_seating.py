@@ -11,6 +11,7 @@ from scoring.models import Sheet
 from tests.factories import SeriesFactory, seated_table
 from tests.tournaments.conftest import make_participants
 from tournaments import draw, services
+from tournaments import seating as tournaments_seating
 from tournaments.models import Event, Seat, Series, Table
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def series_1(event_a):
 def test_everyone_checked_in_is_seated_exactly_once(event_a, organiser_a, series_1, count):
     players = make_participants(event_a, count)
     make_participants(event_a, 2, checked_in=False)
-    series = services.draw_series(organiser_a, series_1, seed=42)
+    series = tournaments_seating.draw_series(organiser_a, series_1, seed=42)
     tables = seating_of(series)
     seated = [pid for table in tables for pid in table]
     assert sorted(seated) == sorted(p.pk for p in players)
@@ -50,18 +51,18 @@ def test_everyone_checked_in_is_seated_exactly_once(event_a, organiser_a, series
 
 def test_a_seed_is_made_and_stored_when_none_is_given(event_a, organiser_a, series_1):
     make_participants(event_a, 8)
-    series = services.draw_series(organiser_a, series_1)
+    series = tournaments_seating.draw_series(organiser_a, series_1)
     series.refresh_from_db()
     assert isinstance(series.draw_seed, int)
 
 
 def test_the_stored_seed_reproduces_the_seating(event_a, organiser_a, series_1):
     make_participants(event_a, 23)
-    first = services.draw_series(organiser_a, series_1)
+    first = tournaments_seating.draw_series(organiser_a, series_1)
     seating = seating_of(first)
-    other = services.draw_series(organiser_a, series_1, seed=first.draw_seed + 1)
+    other = tournaments_seating.draw_series(organiser_a, series_1, seed=first.draw_seed + 1)
     assert seating_of(other) != seating
-    again = services.draw_series(organiser_a, series_1, seed=first.draw_seed)
+    again = tournaments_seating.draw_series(organiser_a, series_1, seed=first.draw_seed)
     assert seating_of(again) == seating
     # The re-draw replaced the tables instead of adding to them.
     assert Table.objects.filter(series=series_1).count() == 6
@@ -72,9 +73,9 @@ def test_later_series_skip_withdrawn_players(event_a, organiser_a):
     services.withdraw_participant(organiser_a, players[0], 2)
     one = SeriesFactory(event=event_a, number=1)
     two = SeriesFactory(event=event_a, number=2)
-    first = services.draw_series(organiser_a, one, seed=1)
+    first = tournaments_seating.draw_series(organiser_a, one, seed=1)
     assert sum(len(table) for table in seating_of(first)) == 9
-    second = services.draw_series(organiser_a, two, seed=1)
+    second = tournaments_seating.draw_series(organiser_a, two, seed=1)
     seated = [pid for table in seating_of(second) for pid in table]
     assert len(seated) == 8 and players[0].pk not in seated
 
@@ -86,7 +87,7 @@ def test_ranked_draw_seats_by_the_running_order(event_a, organiser_a):
     SeriesFactory(event=event_a, number=1)
     two = SeriesFactory(event=event_a, number=2)
     order = [p.pk for p in reversed(players)][:10]  # two players missing: they come last
-    series = services.draw_series(organiser_a, two, seed=5, running_order=order)
+    series = tournaments_seating.draw_series(organiser_a, two, seed=5, running_order=order)
     tables = seating_of(series)
     assert series.draw_method == "ranked"
     assert tables[0][0] == order[0]
@@ -96,7 +97,7 @@ def test_ranked_draw_seats_by_the_running_order(event_a, organiser_a):
 
 def test_series_1_is_drawn_by_lot_even_for_ranked_events(event_a, organiser_a, series_1):
     players = make_participants(event_a, 8)
-    series = services.draw_series(
+    series = tournaments_seating.draw_series(
         organiser_a, series_1, seed=3, running_order=[p.pk for p in players]
     )
     assert series.draw_method == "lot"
@@ -113,7 +114,7 @@ def test_partners_never_share_a_table(event_a, organiser_a, series_1):
             organiser_a, event_a, kind="team", name=f"T{i}", members=players[i : i + 4]
         )
     for seed in range(5):
-        series = services.draw_series(organiser_a, series_1, seed=seed)
+        series = tournaments_seating.draw_series(organiser_a, series_1, seed=seed)
         assert series.draw_violations == []
         where = {pid: t for t, table in enumerate(seating_of(series)) for pid in table}
         for i in range(0, 24, 4):
@@ -124,7 +125,7 @@ def test_partners_never_share_a_table(event_a, organiser_a, series_1):
 def test_unavoidable_violations_are_stored_and_shown(client, event_a, organiser_a, series_1):
     players = make_participants(event_a, 6)  # two tables of 3: a team of 4 cannot split
     services.create_group(organiser_a, event_a, kind="team", name="Vier", members=players[:4])
-    series = services.draw_series(organiser_a, series_1, seed=9)
+    series = tournaments_seating.draw_series(organiser_a, series_1, seed=9)
     codes = Counter(v["code"] for v in series.draw_violations)
     assert codes == {draw.GROUP_TOGETHER: 2}
     violation = series.draw_violations[0]
@@ -146,8 +147,8 @@ def test_same_club_and_repeat_opponents_are_reported(event_a, organiser_a, club_
     make_participants(event_a, 4, club=club_a)
     one = SeriesFactory(event=event_a, number=1)
     two = SeriesFactory(event=event_a, number=2)
-    services.draw_series(organiser_a, one, seed=1)
-    series = services.draw_series(organiser_a, two, seed=1)
+    tournaments_seating.draw_series(organiser_a, one, seed=1)
+    series = tournaments_seating.draw_series(organiser_a, two, seed=1)
     assert {v["code"] for v in series.draw_violations} == {
         draw.SAME_CLUB,
         draw.REPEAT_OPPONENTS,
@@ -157,7 +158,7 @@ def test_same_club_and_repeat_opponents_are_reported(event_a, organiser_a, club_
 def test_too_few_players_is_a_translated_refusal(event_a, organiser_a, series_1):
     make_participants(event_a, 2)
     with pytest.raises(ValidationError) as caught:
-        services.draw_series(organiser_a, series_1)
+        tournaments_seating.draw_series(organiser_a, series_1)
     assert caught.value.code == draw.TOO_FEW_PLAYERS
     assert "at least 3 players" in caught.value.messages[0]
     series_1.refresh_from_db()
@@ -166,20 +167,20 @@ def test_too_few_players_is_a_translated_refusal(event_a, organiser_a, series_1)
 
 def test_no_redraw_once_sheets_exist_or_play_started(event_a, organiser_a, series_1):
     players = make_participants(event_a, 8)
-    series = services.draw_series(organiser_a, series_1, seed=1)
+    series = tournaments_seating.draw_series(organiser_a, series_1, seed=1)
     Sheet.objects.create(table=series.tables.first(), status="draft")
     with pytest.raises(ValidationError, match="Sheets exist"):
-        services.draw_series(organiser_a, series, seed=2)
+        tournaments_seating.draw_series(organiser_a, series, seed=2)
     other = SeriesFactory(event=event_a, number=2, status=Series.Status.IN_PLAY)
     seated_table(other, players[:4])
     with pytest.raises(ValidationError, match="started"):
-        services.draw_series(organiser_a, other)
+        tournaments_seating.draw_series(organiser_a, other)
 
 
 def test_swap_is_recorded_and_violations_recomputed(client, event_a, organiser_a, series_1):
     players = make_participants(event_a, 8)
     services.create_group(organiser_a, event_a, kind="pair", name="Duo", members=players[:2])
-    series = services.draw_series(organiser_a, series_1, seed=4)
+    series = tournaments_seating.draw_series(organiser_a, series_1, seed=4)
     assert series.draw_violations == []
     tables = seating_of(series)
     partner_table = 0 if players[0].pk in tables[0] else 1
@@ -206,9 +207,9 @@ def test_swap_is_recorded_and_violations_recomputed(client, event_a, organiser_a
 
 def test_swap_within_one_table(event_a, organiser_a, series_1):
     make_participants(event_a, 4)
-    series = services.draw_series(organiser_a, series_1, seed=4)
+    series = tournaments_seating.draw_series(organiser_a, series_1, seed=4)
     (table,) = seating_of(series)
-    services.swap_seats(organiser_a, series, table[0], table[3])
+    tournaments_seating.swap_seats(organiser_a, series, table[0], table[3])
     assert seating_of(series) == [[table[3], table[1], table[2], table[0]]]
 
 
@@ -216,11 +217,11 @@ def test_start_and_complete(event_a, organiser_a, series_1):
     make_participants(event_a, 4)
     with pytest.raises(ValidationError):
         services.start_series(organiser_a, series_1)
-    services.draw_series(organiser_a, series_1, seed=1)
+    tournaments_seating.draw_series(organiser_a, series_1, seed=1)
     series = services.start_series(organiser_a, series_1)
     assert series.status == Series.Status.IN_PLAY
     with pytest.raises(ValidationError):
-        services.swap_seats(organiser_a, series, *seating_of(series)[0][:2])
+        tournaments_seating.swap_seats(organiser_a, series, *seating_of(series)[0][:2])
     assert services.complete_series(organiser_a, series).status == Series.Status.COMPLETE
     with pytest.raises(ValidationError):
         services.complete_series(organiser_a, series)
@@ -241,7 +242,7 @@ def test_new_series_are_numbered_in_turn(client, event_a, organiser_a):
 def test_the_seating_page_lists_by_table_and_by_name(client, event_a, organiser_a, series_1):
     make_participants(event_a, 7)
     client.force_login(organiser_a)
-    services.draw_series(organiser_a, series_1)
+    tournaments_seating.draw_series(organiser_a, series_1)
     page = client.get(reverse("tournaments:seating", args=[series_1.pk]))
     data = page.context["seating"]
     assert [len(rows) for _, rows in data.tables] == [4, 3]
@@ -257,7 +258,7 @@ def test_the_seating_page_warns_about_players_withdrawn_after_the_draw(
     client, event_a, organiser_a, series_1
 ):
     players = make_participants(event_a, 5)
-    services.draw_series(organiser_a, series_1, seed=1)
+    tournaments_seating.draw_series(organiser_a, series_1, seed=1)
     services.withdraw_participant(organiser_a, players[0], 1)
     client.force_login(organiser_a)
     page = client.get(reverse("tournaments:seating", args=[series_1.pk]))
@@ -269,4 +270,4 @@ def test_a_ranked_event_without_running_order_draws_by_lot(event_a, organiser_a)
     make_participants(event_a, 8)
     SeriesFactory(event=event_a, number=1)
     two = SeriesFactory(event=event_a, number=2)
-    assert services.draw_series(organiser_a, two, seed=2).draw_method == "lot"
+    assert tournaments_seating.draw_series(organiser_a, two, seed=2).draw_method == "lot"

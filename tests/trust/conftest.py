@@ -7,9 +7,9 @@ import pytest
 from django.utils import translation
 
 from scoring.exports import jobs
-from scoring.exports.codes import sheet_code
 from scoring.models import HandSeat
-from scoring.services import confirm_sheet, save_sheet
+from scoring.sheets.codes import sheet_code
+from scoring.sheets.services import confirm_sheet, save_sheet
 from tests.factories import (
     EventFactory,
     MembershipFactory,
@@ -17,7 +17,7 @@ from tests.factories import (
     SeriesFactory,
     seated_table,
 )
-from tests.scoring.conftest import random_grid
+from tests.sheets.conftest import random_grid
 
 
 def shown(text: str, secrets: list[str]) -> list[str]:

@@ -14,12 +14,13 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import ranking
-from scoring.archive import export_event, import_event
+from scoring.archive.dump import export_event
+from scoring.archive.load import import_event
 from scoring.exports.rendering import render_export
 from scoring.models import HandSeat
 from scoring.rules import PRESETS, random_hand
-from scoring.services import change_ruleset, confirm_sheet, recompute_results, save_sheet
+from scoring.sheets.services import change_ruleset, confirm_sheet, recompute_results, save_sheet
+from scoring.standings import labels, selectors
 from tests.exports.conftest import pdf_text, read_xlsx
 from tests.factories import EventFactory, ParticipantFactory, SeriesFactory, seated_table
 
@@ -145,7 +146,7 @@ def _strip_ids(value):
 def test_api_and_standing_rows_equal_field_by_field(client, pair, organiser_a):
     numbers, cards = pair
     client.force_login(organiser_a)
-    for competition in (ranking.INDIVIDUAL,):
+    for competition in (labels.INDIVIDUAL,):
         for query in ("", "&series=1", "&series=2"):
             url_n = reverse("standings:api", args=[numbers.pk])
             url_c = reverse("standings:api", args=[cards.pk])
@@ -155,9 +156,9 @@ def test_api_and_standing_rows_equal_field_by_field(client, pair, organiser_a):
             assert _strip_ids(a) == _strip_ids(b), query
             hand_points = [r["tie_break"]["fewest_hand_points"] for r in a["rows"]]
             assert any(hand_points), "the tie-break compares real hand points"
-    for scope, number in ((ranking.OVERALL, None), (ranking.SERIES, 1), (ranking.SERIES, 2)):
+    for scope, number in ((labels.OVERALL, None), (labels.SERIES, 1), (labels.SERIES, 2)):
         rows = [
-            ranking.event_standing(e, scope=scope, number=number, only_published=False).rows
+            selectors.event_standing(e, scope=scope, number=number, only_published=False).rows
             for e in (numbers, cards)
         ]
         for row_n, row_c in zip(*rows, strict=True):

@@ -13,7 +13,7 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.exports.base import EXPORTERS, exporters_for
+from scoring.exports.registry import EXPORTERS, exporters_for
 from tests.factories import user_with_role
 from tests.trust.conftest import shown
 

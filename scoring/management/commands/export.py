@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from scoring.exports.base import EXPORTERS, autodiscover
+from scoring.exports.registry import EXPORTERS
 from scoring.exports.rendering import render_export
 from tournaments.models import Event, Series
 
@@ -31,7 +31,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, event_id, what, fmt, output, series, language, base_url, **options):
-        autodiscover()
         exporter = EXPORTERS.get(what)
         if exporter is None:
             known = ", ".join(f"{slug} ({e.scope})" for slug, e in sorted(EXPORTERS.items()))

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.archive import dumps, export_event
+from scoring.archive.dump import dumps, export_event
 from tournaments.models import Event
 
 

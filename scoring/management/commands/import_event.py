@@ -5,8 +5,9 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
 
-from romme import limits
-from scoring.archive import ArchiveError, import_event, loads
+from common import limits
+from scoring.archive.load import import_event, loads
+from scoring.archive.validate import ArchiveError
 
 
 class _DryRun(Exception):

@@ -2,7 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.services import recompute_results
+from scoring.sheets.services import recompute_results
 from tournaments.models import Event
 
 

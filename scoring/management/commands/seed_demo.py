@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from clubs.demo import login_help
 from clubs.models import Club
-from scoring.demo import seed_demo
+from scoring.demo.seed import seed_demo
 
 
 class Command(BaseCommand):

@@ -1,0 +1,145 @@
+"""Event -> archive: every raw fact of one event as a JSON document (`export_event`, `dumps`).
+
+Only raw facts travel: no ``Hand``/``HandSeat`` rows; the importing installation derives
+them with its own rules (`scoring.archive.load`). See docs/event-format.md."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from clubs.models import Club, Player
+from scoring.archive.fields import is_user_fk, model_fields, remap_series_json, user_model
+from scoring.archive.validate import FORMAT, VERSION
+from scoring.models import Sheet, SheetVersion
+from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
+
+
+def _plain(value) -> Any:
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal | uuid.UUID):
+        return str(value)
+    return value
+
+
+def _dump_fields(obj, model, skip=(), usernames: dict[int, str] | None = None) -> dict:
+    data = {}
+    for f in model_fields(model, skip):
+        if is_user_fk(f):
+            user_id = getattr(obj, f.attname)
+            data[f.name] = None if user_id is None else usernames[user_id]
+        else:
+            data[f.name] = _plain(getattr(obj, f.attname))
+    return data
+
+
+def _club_dict(club: Club) -> dict:
+    return _dump_fields(club, Club)
+
+
+def export_event(event: Event) -> dict:
+    """The archive of ``event`` as plain data (``json.dumps`` it; see :func:`dumps`)."""
+    event = Event.objects.select_related("club", "season").get(pk=event.pk)
+    User = user_model()
+    participants = list(
+        Participant.objects.filter(event=event).select_related("player", "club").order_by("pk")
+    )
+    ref_of = {p.pk: ref for ref, p in enumerate(participants, start=1)}
+    series_list = list(Series.objects.filter(event=event).order_by("number"))
+    tables = list(Table.objects.filter(series__event=event).order_by("series__number", "number"))
+    seats = defaultdict(list)
+    for seat in Seat.objects.filter(series__event=event).order_by("table_id", "position"):
+        seats[seat.table_id].append(ref_of[seat.participant_id])
+    sheets = {s.table_id: s for s in Sheet.objects.filter(table__series__event=event)}
+    versions = defaultdict(list)
+    for version in SheetVersion.objects.filter(sheet__table__series__event=event).order_by(
+        "sheet_id", "number"
+    ):
+        versions[version.sheet_id].append(version)
+
+    user_ids = {event.created_by_id}
+    for s in series_list:
+        user_ids.update(getattr(s, f.attname) for f in model_fields(Series) if is_user_fk(f))
+    for sheet in sheets.values():
+        user_ids.update(getattr(sheet, f.attname) for f in model_fields(Sheet) if is_user_fk(f))
+    for vs in versions.values():
+        user_ids.update(v.created_by_id for v in vs)
+    user_ids.discard(None)
+    usernames = dict(User.objects.filter(pk__in=user_ids).values_list("pk", User.USERNAME_FIELD))
+
+    event_data = _dump_fields(
+        event, Event, skip=("ruleset_slug", "ruleset_overrides"), usernames=usernames
+    )
+    event_data["ruleset"] = {"slug": event.ruleset_slug, "overrides": event.ruleset_overrides or {}}
+    event_data["club"] = _club_dict(event.club)
+    event_data["season"] = _dump_fields(event.season, Season) if event.season else None
+
+    other_clubs = {p.club_id: p.club for p in participants if p.club and p.club_id != event.club_id}
+    players = sorted({p.player for p in participants}, key=lambda p: p.player_number)
+
+    groups = []
+    members = defaultdict(list)
+    for m in GroupMember.objects.filter(group__event=event).order_by("group_id", "pk"):
+        members[m.group_id].append(ref_of[m.participant_id])
+    for group in Group.objects.filter(event=event).order_by("pk"):
+        data = _dump_fields(group, Group)
+        data["members"] = members[group.pk]
+        groups.append(data)
+
+    tables_of = defaultdict(list)
+    for table in tables:
+        data = _dump_fields(table, Table)
+        data["seats"] = seats[table.pk]
+        sheet = sheets.get(table.pk)
+        if sheet is None:
+            data["sheet"] = None
+        else:
+            sheet_data = _dump_fields(sheet, Sheet, usernames=usernames)
+            sheet_data["versions"] = [
+                _dump_fields(v, SheetVersion, usernames=usernames) for v in versions[sheet.pk]
+            ]
+            data["sheet"] = sheet_data
+        tables_of[table.series_id].append(data)
+
+    series_out = []
+    for s in series_list:
+        data = _dump_fields(s, Series, usernames=usernames)
+        remap_series_json(data, ref_of)
+        data["tables"] = tables_of[s.pk]
+        series_out.append(data)
+
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "exported_from": getattr(settings, "SITE_NAME", "") or "Rommé Ledger",
+        "event": event_data,
+        "clubs": [_club_dict(c) for c in sorted(other_clubs.values(), key=lambda c: c.short_name)],
+        "players": [_dump_fields(p, Player) for p in players],
+        "participants": [
+            {
+                "ref": ref_of[p.pk],
+                "player_number": p.player.player_number,
+                "club_short_name": p.club.short_name if p.club else None,
+                **_dump_fields(p, Participant),
+            }
+            for p in participants
+        ],
+        "groups": groups,
+        "series": series_out,
+    }
+
+
+def dumps(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+# ----- checks ------------------------------------------------------------------------------

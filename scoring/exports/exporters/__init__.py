@@ -1,0 +1,7 @@
+"""The built-in exports, one module each; importing this package registers them all.
+
+`scoring.apps.ScoringConfig.ready` imports it once, so the registry
+(`scoring.exports.registry`) never imports an exporter.
+"""
+
+from . import players, score_sheets, season, seating, standings, wall, workbook  # noqa: F401

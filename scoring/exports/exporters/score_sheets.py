@@ -1,0 +1,168 @@
+"""Export: pre-filled score sheets of a series, one page per table, with names, dealer order,
+the sheet code and a QR code to the table's entry page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.exports.exporters.seating import club_short
+from scoring.exports.registry import Exporter, register
+from scoring.exports.tables import Column, ExportTable
+from scoring.sheets.codes import absolute, qr_data_uri, sheet_code, sheet_entry_path
+from tournaments.models import Seat, Series, Table
+
+
+@dataclass
+class SheetPlayer:
+    seat: int
+    name: str
+    club: str
+    number: str
+
+
+@dataclass
+class SheetHand:
+    number: int
+    dealer: int  # seat position, 0-based
+
+    dealer_name: str = ""
+
+
+@dataclass
+class PrefilledSheet:
+    table: int
+    players: list[SheetPlayer]
+    first_dealer: int
+    hands: list[SheetHand] = field(default_factory=list)
+    code: str = ""
+    url: str = ""
+    short_url: str = ""
+    qr: str = ""
+
+
+def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True):
+    """Every table of a series with players in seat order and the dealer of each hand
+    (2 queries)."""
+    seats = Seat.objects.select_related("participant__player", "participant__club").order_by(
+        "position"
+    )
+    tables = (
+        Table.objects.filter(series=series)
+        .select_related("sheet")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("number")
+    )
+    sheets = []
+    for table in tables:
+        players = [
+            SheetPlayer(
+                seat=seat.position + 1,
+                name=str(seat.participant.player),
+                club=club_short(seat.participant),
+                number=seat.participant.player.player_number,
+            )
+            for seat in table.seats.all()
+        ]
+        size = len(players)
+        sheet = getattr(table, "sheet", None)
+        first_dealer = sheet.first_dealer if sheet is not None and size else 0
+        if size:
+            first_dealer %= size
+        hands = []
+        for i in range(series.planned_rounds * size):
+            dealer = (first_dealer + i) % size
+            hands.append(SheetHand(i + 1, dealer, players[dealer].name))
+        code = sheet_code(series.pk, table.number)
+        path = sheet_entry_path(series.pk, table.number)
+        url = absolute(base_url, path)
+        sheets.append(
+            PrefilledSheet(
+                table=table.number,
+                players=players,
+                first_dealer=first_dealer,
+                hands=hands,
+                code=code,
+                url=url,
+                short_url=absolute(base_url, reverse("exports:sheet_code", args=[code])),
+                qr=qr_data_uri(url) if with_qr else "",
+            )
+        )
+    return sheets
+
+
+@register
+class ScoreSheetsExporter(Exporter):
+    slug = "score-sheets"
+    name = gettext_lazy("Pre-filled score sheets")
+    scope = "series"
+    description = gettext_lazy(
+        "One sheet per table: players in seat order, the dealer of each hand, an empty grid, "
+        "signature lines and a QR code to the sheet's entry page."
+    )
+    template = "exports/score_sheets.html"
+
+    def header_text(self, series):
+        return series.event.name
+
+    def title(self, series):
+        return _("Score sheets") + f" – {series}"
+
+    def tables(self, series) -> list[ExportTable]:
+        needs_melded = series.event.ruleset.needs_melded
+        result = []
+        for sheet in prefilled_sheets(series, with_qr=False):
+            columns = [
+                Column("hand", _("Hand"), "int", width=7),
+                Column("dealer", _("Dealer"), width=24),
+            ]
+            for player in sheet.players:
+                columns.append(Column(f"p{player.seat}", f"{player.seat}. {player.name}", "int"))
+                if needs_melded:
+                    columns.append(
+                        Column(f"m{player.seat}", f"{player.seat}. " + _("melded"), "int")
+                    )
+            rows = [{"hand": hand.number, "dealer": hand.dealer_name} for hand in sheet.hands]
+            label = _("Table %(number)d") % {"number": sheet.table}
+            result.append(
+                ExportTable(
+                    f"{label} ({sheet.code})",
+                    columns,
+                    rows,
+                    footer={"hand": _("Total")},
+                    sheet_name=label,
+                )
+            )
+        return result
+
+    def context(self, series, *, base_url: str = ""):
+        sheets = prefilled_sheets(series, base_url=base_url)
+        hands = max((len(s.hands) for s in sheets), default=0)
+        # The grid fills what the header, signatures and margins leave of an A4 page.
+        row_mm = max(4.4, min(7.5, 132 / hands)) if hands else 8.0
+        return {
+            "series": series,
+            "event": series.event,
+            "sheets": sheets,
+            "needs_melded": series.event.ruleset.needs_melded,
+            "row_height": f"{row_mm:.1f}mm",
+        }
+
+    def expected_pages(self, series) -> int:
+        return max(1, Table.objects.filter(series=series).count())
+
+    def is_long(self, series, fmt) -> bool:
+        return fmt == "pdf" and Table.objects.filter(series=series).count() > 4
+
+
+# ----- long lists as text lines (PDF and print page) -----------------------------------------
+#
+# WeasyPrint spends about half a millisecond on every table cell (style, line layout,
+# drawing): the standings of a 400-player event are 25,000 cells, 15 s as a grid. Long lists
+# are therefore laid out as one monospaced text line per row (aligned in Python, numbers
+# right-aligned, formatted as in the grid), one cell per row: 2,500 rows in about 2.5 s.
+# The workbook still comes from the same ExportTables, cell by cell.

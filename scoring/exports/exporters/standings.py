@@ -1,0 +1,204 @@
+"""Export: the standings of an event (overall, per series, per day, pairs, teams).
+
+Read through `scoring.standings.selectors` exactly as the standings pages do (the event's
+chain, playoffs, lots), never re-aggregated here, so the screen, the workbook and the PDF
+agree. The director's view: every confirmed sheet counts, published or not; entered but
+unconfirmed sheets never do (what hangs on the wall is final)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.permissions import SCORER
+from scoring.exports.registry import Exporter, register
+from scoring.exports.tables import Column, ExportTable
+from scoring.exports.textlists import text_lists
+from scoring.models import Sheet
+from scoring.standings import labels, selectors
+from scoring.standings.labels import tie_policy_label
+from tournaments.models import Group, Participant, Seat, Series
+
+
+def pending_series(event) -> dict[int, set[int]]:
+    """Participant id -> numbers of the regular series in which the sheet of the player's
+    table is not confirmed yet (no sheet, draft or entered): their totals there are still
+    missing from the confirmed standings (1 query)."""
+    pending: dict[int, set[int]] = {}
+    seats = (
+        Seat.objects.filter(series__event=event, series__kind=Series.Kind.REGULAR)
+        .exclude(table__sheet__status=Sheet.Status.CONFIRMED)
+        .values_list("participant_id", "series__number")
+    )
+    for participant_id, number in seats:
+        pending.setdefault(participant_id, set()).add(number)
+    return pending
+
+
+def standing_table(standing, pending: dict[int, set[int]], title: str, sheet_name: str):
+    """One ExportTable of a scoring.ranking.EventStanding (rows in the standing's order)."""
+    group = standing.competition != labels.INDIVIDUAL
+    series_numbers = standing.counted_series if standing.scope != labels.SERIES else []
+    counted = set(standing.counted_series)
+    metric_keys = [k for k in standing.chain if k != "total"]
+    if any(selectors.core.PLAYOFF in row.values for row in standing.rows):
+        metric_keys.append(selectors.core.PLAYOFF)
+
+    def pending_of(row) -> list[int]:
+        ids = [m["participant_id"] for m in row.members] if group else [row.participant_id]
+        numbers = set()
+        for pid in ids:
+            numbers |= pending.get(pid, set()) & counted
+        return sorted(numbers)
+
+    rows = []
+    for row in standing.rows:
+        missing = pending_of(row)
+        data = {
+            "rank": row.rank,
+            "name": row.name,
+            "club": row.club,
+            "total": row.total,
+            "provisional": ", ".join(_("S%(number)d") % {"number": n} for n in missing),
+        }
+        if group:
+            data["members"] = ", ".join(m["name"] for m in row.members)
+        for n in series_numbers:
+            data[f"s{n}"] = row.series_totals.get(n)
+        for key in metric_keys:
+            data[f"m_{key}"] = row.values.get(key)
+        rows.append(data)
+
+    name_header = {
+        labels.INDIVIDUAL: _("Player"),
+        labels.PAIR: _("Pair"),
+        labels.TEAM: _("Team"),
+    }
+    columns = [
+        Column("rank", _("Rank"), "int", width=7),
+        Column("name", name_header[standing.competition], width=28 if not group else 14),
+    ]
+    if group:
+        columns.append(Column("members", _("Members"), width=40))
+    columns.append(Column("club", _("Club"), width=12))
+    columns += [
+        Column(f"s{n}", _("S%(number)d") % {"number": n}, "int", width=8) for n in series_numbers
+    ]
+    columns.append(Column("total", _("Total"), "int", width=9))
+    columns += [
+        Column(f"m_{key}", labels.metric_label(key), "int", width=12) for key in metric_keys
+    ]
+    provisional = any(r["provisional"] for r in rows)
+    if provisional:
+        columns.append(Column("provisional", _("Provisional: sheets not confirmed"), width=14))
+        title = f"{title} (" + _("provisional") + ")"
+    title = f"{title} · {tie_policy_label(standing.ties_policy)}"
+    return ExportTable(title, columns, rows, sheet_name=sheet_name)
+
+
+def standings_tables(event) -> list[ExportTable]:
+    """Overall individual, pairs and teams, then every series and (on several days) every
+    day: one table each, from confirmed sheets of every series (published or not)."""
+
+    def standing(competition=labels.INDIVIDUAL, scope=labels.OVERALL, number=None):
+        return selectors.event_standing(
+            event,
+            competition=competition,
+            scope=scope,
+            number=number,
+            include_entered=False,
+            only_published=False,
+        )
+
+    pending = pending_series(event)
+    overall = standing()
+    result = [
+        standing_table(overall, pending, _("Individual – overall standing"), str(_("Overall")))
+    ]
+    for competition, sheet in ((labels.PAIR, _("Pairs")), (labels.TEAM, _("Teams"))):
+        if not Group.objects.filter(event=event, kind=competition).exists():
+            continue
+        label = labels.COMPETITION_LABELS[competition]
+        result.append(
+            standing_table(
+                standing(competition),
+                pending,
+                _("%(competition)s – overall standing") % {"competition": label},
+                str(sheet),
+            )
+        )
+    regular = [s for s in overall.series if s["kind"] == Series.Kind.REGULAR]
+    for s in regular:
+        number = s["number"]
+        label = _("Series %(number)d") % {"number": number}
+        series_standing = standing(scope=labels.SERIES, number=number)
+        if not series_standing.rows:
+            continue  # not played (or no sheet confirmed) yet
+        result.append(
+            standing_table(
+                series_standing,
+                pending,
+                _("Individual – standing of series %(number)d") % {"number": number},
+                label,
+            )
+        )
+    if len(overall.days) > 1:
+        for day in overall.days:
+            day_standing = standing(scope=labels.DAY, number=day)
+            if not day_standing.rows:
+                continue
+            result.append(
+                standing_table(
+                    day_standing,
+                    pending,
+                    _("Individual – standing of day %(day)d") % {"day": day},
+                    _("Day %(day)d") % {"day": day},
+                )
+            )
+    return result
+
+
+def standing_pages(event) -> int:
+    """A cheap guess of the standings' PDF pages (counts only, no ranking)."""
+    participants = Participant.objects.filter(event=event).count()
+    groups = Group.objects.filter(event=event).count()
+    series = Series.objects.filter(event=event, kind=Series.Kind.REGULAR).count()
+    days = Series.objects.filter(event=event).values("day").distinct().count()
+    rows = participants * (1 + series + (days if days > 1 else 0)) + groups
+    return max(1, rows // 42 + 2 + series + days)
+
+
+@register
+class StandingsExporter(Exporter):
+    slug = "standings"
+    name = gettext_lazy("Standings")
+    scope = "event"
+    # The director's export: it counts unpublished series as well (like the director's page).
+    permission = SCORER
+    description = gettext_lazy(
+        "Overall, pairs, teams, every series and every day, with the tie-break values. "
+        "All confirmed sheets count, published or not; unconfirmed ones never do."
+    )
+    # Landscape text lists: a grid of 25,000 cells would take WeasyPrint 15 s.
+    template = "exports/text_lists.html"
+
+    def header_text(self, event):
+        return event.name
+
+    def title(self, event):
+        return _("Standings (all confirmed sheets)") + f" – {event}"
+
+    def tables(self, event) -> list[ExportTable]:
+        return standings_tables(event)
+
+    def context(self, event, *, base_url: str = ""):
+        return {"text_lists": text_lists(self.tables(event), detail_keys=("members",))}
+
+    def expected_pages(self, event) -> int:
+        return standing_pages(event)
+
+    def is_long(self, event, fmt) -> bool:
+        return fmt == "pdf" and Participant.objects.filter(event=event).count() > 120
+
+
+# ----- season ranking --------------------------------------------------------------------------

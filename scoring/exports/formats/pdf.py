@@ -1,0 +1,204 @@
+"""PDF with WeasyPrint, which reads nothing but the app's own static files.
+
+The HTML comes from Django templates (autoescaped, so a name is text, never markup).
+WeasyPrint gets `StaticOnlyFetcher`: it serves `/static/...` and `data:` URIs (the QR codes),
+and refuses everything else (http, https, file, ftp, ...) without opening it, whatever a
+player name or a note contains.
+
+A static URL is looked up with the staticfiles finders (the source folders), then in the
+configured static storage: the names `{% static %}` gives with DEBUG off (the manifest's
+hashed `css/print.<hash>.css`) exist only there, in STATIC_ROOT after `collectstatic`, which
+also serves a machine without the source tree.
+
+Progress: WeasyPrint logs "Creating layout - Page N" on its progress logger; a handler
+passes those records to the callback registered for the rendering thread.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import mimetypes
+import threading
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from scoring.exports.tables import Progress
+
+# A made-up origin: relative and `/static/` URLs in the templates resolve against it, and
+# the fetcher maps it to the staticfiles finders. `.invalid` never resolves on a network.
+BASE_URL = "https://romme-ledger.invalid/"
+log = logging.getLogger(__name__)
+
+
+class FetchRefused(ValueError):
+    """Raised for every URL that is not one of the app's static files or a data: URI."""
+
+
+def _static_prefix() -> str:
+    prefix = "/" + settings.STATIC_URL.lstrip("/")
+    return prefix if prefix.endswith("/") else prefix + "/"
+
+
+def static_name(url: str) -> str | None:
+    """The static file's name (relative to STATIC_URL) behind a URL of ours, or None."""
+    parts = urlsplit(url)
+    origin = urlsplit(BASE_URL)
+    if (parts.scheme, parts.netloc) != (origin.scheme, origin.netloc):
+        return None
+    path = unquote(parts.path)
+    prefix = _static_prefix()
+    if not path.startswith(prefix):
+        return None
+    relative = path[len(prefix) :]
+    if not relative or "\\" in relative or any(p in ("", ".", "..") for p in relative.split("/")):
+        return None
+    return relative
+
+
+def _from_storage(name: str) -> bytes | None:
+    """The collected file (hashed or not) from the static storage, or None."""
+    try:
+        if not staticfiles_storage.exists(name):
+            return None
+        with staticfiles_storage.open(name) as handle:
+            return handle.read()
+    except Exception:  # SuspiciousFileOperation, no STATIC_ROOT, ...: not ours to serve.
+        return None
+
+
+def _from_finders(name: str) -> bytes | None:
+    """The source file from the staticfiles finders (the app folders), or None."""
+    try:
+        found = finders.find(name)
+    except Exception:  # SuspiciousFileOperation and the like: not ours to serve.
+        return None
+    if not found:
+        return None
+    try:
+        return Path(found).read_bytes()
+    except OSError:
+        return None
+
+
+def static_content(url: str) -> tuple[str, bytes] | None:
+    """(name, bytes) of one of the app's static files behind `url`, or None."""
+    name = static_name(url)
+    if name is None:
+        return None
+    # The source folders first (a stale STATIC_ROOT never hides an edited stylesheet), then
+    # the collected files: the hashed names only exist there.
+    for source in (_from_finders, _from_storage):
+        content = source(name)
+        if content is not None:
+            return name, content
+    return None
+
+
+class StaticOnlyFetcher(URLFetcher):
+    """The only URL fetcher the exports give WeasyPrint (tests spy on `fetch`)."""
+
+    def __init__(self):
+        super().__init__(allowed_protocols=("https", "data"), fail_on_errors=False)
+
+    def fetch(self, url, headers=None):
+        if url.startswith("data:"):
+            return _data_uri(url)
+        found = static_content(url)
+        if found is None:
+            log.warning("PDF export refused to fetch %r", url[:200])
+            raise FetchRefused(f"not one of the app's static files: {url[:200]}")
+        name, content = found
+        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        return URLFetcherResponse(url, content, {"Content-Type": content_type})
+
+
+def _data_uri(url: str):
+    header, sep, payload = url[5:].partition(",")
+    if not sep:
+        raise FetchRefused("malformed data: URI")
+    if header.endswith(";base64"):
+        body = base64.b64decode(payload)
+        header = header.removesuffix(";base64")
+    else:
+        body = unquote(payload).encode()
+    return URLFetcherResponse(url, body, {"Content-Type": header or "text/plain"})
+
+
+def make_url_fetcher() -> StaticOnlyFetcher:
+    return StaticOnlyFetcher()
+
+
+# ----- progress from WeasyPrint's layout ---------------------------------------------------
+
+
+_callbacks: dict[int, Progress] = {}
+_callbacks_lock = threading.Lock()
+_handler_installed = False
+
+
+class _LayoutProgressHandler(logging.Handler):
+    def emit(self, record):
+        callback = _callbacks.get(record.thread)
+        if callback is None:
+            return
+        message = str(record.msg)
+        if message.startswith("Step 5 - Creating layout - Page") and record.args:
+            # Progress must never break the export.
+            with suppress(Exception):
+                callback(int(record.args[0]), 0, "page")
+
+
+def _install_handler() -> None:
+    global _handler_installed
+    with _callbacks_lock:
+        if _handler_installed:
+            return
+        progress_logger = logging.getLogger("weasyprint.progress")
+        progress_logger.addHandler(_LayoutProgressHandler())
+        # The page-by-page records feed the progress bars; keep them out of the console.
+        progress_logger.setLevel(logging.INFO)
+        progress_logger.propagate = False
+        _handler_installed = True
+
+
+@contextmanager
+def layout_progress(callback: Progress | None):
+    _install_handler()
+    if callback is None:
+        yield
+        return
+    ident = threading.get_ident()
+    with _callbacks_lock:
+        _callbacks[ident] = callback
+    try:
+        yield
+    finally:
+        with _callbacks_lock:
+            _callbacks.pop(ident, None)
+
+
+def render_pdf(html: str, *, progress: Progress | None = None, expected_pages: int = 1) -> bytes:
+    """Lay out and write the PDF; reports "page n of about m" while laying out."""
+    total = max(1, expected_pages)
+    state = {"done": 0}
+
+    def on_page(page, _total, _unit):
+        state["done"] = max(state["done"], page)
+        if progress:
+            progress(state["done"], max(total, state["done"]), "page")
+
+    with layout_progress(on_page if progress else None):
+        document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).render()
+    pages = len(document.pages)
+    data = document.write_pdf()
+    if progress:
+        progress(pages, pages, "page")
+    return data

@@ -1,0 +1,132 @@
+"""The exporter registry: one table definition per export, offered as XLSX, PDF and print page.
+
+An exporter is a class with a `slug`, a `name`, a `scope` (the kind of object it exports:
+"club", "event" or "series"), a minimum role and a `tables(obj)` method returning the
+`ExportTable`s that the workbook, the PDF and the print page all render. Register it with
+`@register`; see docs/exports.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from clubs.permissions import VIEWER
+from scoring.exports.tables import FORMATS, ExportTable
+
+SCOPE_NAMES = ("club", "event", "series")
+
+
+class Exporter:
+    """Base class of every export. Subclasses set the class attributes and `tables`."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    scope: ClassVar[str]
+    permission: ClassVar[str] = VIEWER
+    description: ClassVar[str] = ""
+    # A custom template for the PDF and print page; None renders `tables()` one after another.
+    template: ClassVar[str | None] = None
+    formats: ClassVar[tuple[str, ...]] = FORMATS
+
+    def tables(self, obj) -> list[ExportTable]:
+        raise NotImplementedError
+
+    def title(self, obj) -> str:
+        """The document title, shown in the page header of the PDF."""
+        return f"{self.name} – {obj}"
+
+    def header_text(self, obj) -> str:
+        """The running header of every PDF page (the event name where there is one)."""
+        return str(obj)
+
+    def context(self, obj, *, base_url: str = "") -> dict[str, Any]:
+        """Extra template context for a custom `template` (the tables are always there)."""
+        return {}
+
+    def filename(self, obj, fmt: str) -> str:
+        label = str(obj)
+        header = str(self.header_text(obj))
+        if header and header not in label:
+            label = f"{header} {label}"
+        stem = slugify(f"{label}-{self.slug}".translate(_GERMAN))[:120] or self.slug
+        return f"{stem}.{fmt}"
+
+    def is_long(self, obj, fmt: str) -> bool:
+        """Whether the menu runs this export as a job with a progress bar."""
+        return False
+
+    def expected_pages(self, obj) -> int:
+        """A guess of the PDF's page count for the progress bar (refined while laying out)."""
+        rows = sum(len(t.rows) + 2 for t in self.tables(obj))
+        return max(1, rows // 40 + 1)
+
+
+_GERMAN = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
+)
+
+
+EXPORTERS: dict[str, Exporter] = {}
+
+
+def register(cls: type[Exporter]) -> type[Exporter]:
+    """Class decorator: add an exporter (one instance) to `EXPORTERS` under its slug."""
+    for attribute in ("slug", "name", "scope"):
+        if not getattr(cls, attribute, None):
+            raise TypeError(f"{cls.__name__} needs a {attribute}")
+    if cls.scope not in SCOPE_NAMES:
+        raise ValueError(f"{cls.__name__}.scope must be one of {SCOPE_NAMES}")
+    existing = EXPORTERS.get(cls.slug)
+    if existing is not None and type(existing).__qualname__ != cls.__qualname__:
+        raise ValueError(f"two exporters with the slug {cls.slug!r}")
+    EXPORTERS[cls.slug] = cls()
+    return cls
+
+
+def get_exporter(slug: str) -> Exporter:
+    return EXPORTERS[slug]
+
+
+def exporters_for(scope: str) -> list[Exporter]:
+    return [e for e in EXPORTERS.values() if e.scope == scope]
+
+
+# ----- scopes: which object an export reads, and whose club guards it ----------------------
+
+
+@dataclass(frozen=True)
+class Scope:
+    name: str
+    label: Any
+
+    def queryset(self):
+        from clubs.models import Club
+        from tournaments.models import Event, Series
+
+        if self.name == "club":
+            return Club.objects.all()
+        if self.name == "event":
+            return Event.objects.select_related("club")
+        return Series.objects.select_related("event__club")
+
+    def club_of(self, obj):
+        if self.name == "club":
+            return obj
+        if self.name == "event":
+            return obj.club
+        return obj.event.club
+
+
+SCOPES = {
+    "club": Scope("club", _("club")),
+    "event": Scope("event", _("event")),
+    "series": Scope("series", _("series")),
+}
+
+
+def scope_of(obj) -> Scope:
+    return SCOPES[type(obj)._meta.model_name]

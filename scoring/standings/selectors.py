@@ -1,0 +1,339 @@
+"""An event's standing as the pages, exports and API show it: the aggregate
+(`scoring.standings.aggregate`) ranked by the pure core (`scoring.standings.core`) under
+the event's chain and tie policy, with names, clubs, pairs, teams and playoffs.
+
+Reads only, except the lots seed the first time a tie needs it (`scoring.standings.lots`).
+
+A page reads a fixed number of queries whatever the field size: the aggregate, the
+participants (names, clubs), the pairs and teams, the series. See ``docs/standings.md``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring import visibility
+from scoring.standings import core, metrics
+from scoring.standings.aggregate import SeriesResult, aggregate, playoff_places, to_entry
+from scoring.standings.labels import (
+    COMPETITIONS,
+    DAY,
+    INDIVIDUAL,
+    OVERALL,
+    SCOPES,
+    SERIES,
+    reason_text,
+    tie_policy_text,
+)
+from scoring.standings.lots import ensure_lots_seed
+from scoring.standings.ties import ranking_chain
+from tournaments.models import Event, Group, GroupMember, Participant, Series, Table
+
+# Who sees what: scoring.visibility (directors are the organisers of the event's club).
+is_director = visibility.is_director
+sees_unpublished = visibility.sees_unpublished
+
+
+# --------------------------------------------------------------------------- aggregation
+
+
+@dataclass
+class StandingRow:
+    """One line of a standing page, JSON or display: plain values, no queries."""
+
+    rank: int
+    key: Any
+    name: str
+    club: str
+    club_id: int | None
+    total: int
+    values: dict[str, Any]
+    reason: core.Reason | None
+    provisional: bool
+    series_totals: dict[int, int]
+    player_id: int | None = None
+    participant_id: int | None = None
+    group_id: int | None = None
+    members: list[dict] = field(default_factory=list)
+    club_ids: set = field(default_factory=set)
+
+    @property
+    def reason_text(self) -> str:
+        return reason_text(self.reason)
+
+
+@dataclass
+class EventStanding:
+    event: Event
+    competition: str
+    scope: str
+    number: int | None
+    rows: list[StandingRow]
+    chain: tuple[str, ...]
+    series: list[dict]  # every series of the event visible here: id, number, day, kind, ...
+    counted_series: list[int]  # numbers of the series counted in this standing
+    provisional: bool  # unconfirmed sheets were included
+    only_published: bool
+    ties: list[list[StandingRow]]  # ties on the prize lines (overall individual only)
+    lots_seed: int | None
+    days: list[int] = field(default_factory=list)
+    ties_policy: str = "chain"  # the rule set's tie policy ("playoff" or "chain")
+
+    @property
+    def ties_policy_text(self) -> str:
+        return tie_policy_text(self.ties_policy)
+
+
+def _visible_series(event: Event, only_published: bool) -> list[dict]:
+    qs = Series.objects.filter(event=event)
+    if only_published:
+        qs = qs.filter(published=True)
+    return list(
+        qs.order_by("number").values(
+            "id", "number", "day", "kind", "status", "published", "playoff_of"
+        )
+    )
+
+
+def _rank(event: Event, entries: list[metrics.Entry], chain: tuple[str, ...]) -> list[core.Row]:
+    hib = event.ruleset.higher_is_better
+    if chain[-1] != "lots":
+        return core.rank(entries, chain, higher_is_better=hib)
+    if event.lots_seed is None:
+        # Lots are drawn only when a tie needs them: rank without them first.
+        rows = core.rank(entries, chain[:-1], higher_is_better=hib)
+        if not any(r.reason is not None and r.reason.metric == metrics.SHARED for r in rows):
+            return rows
+    return core.rank(entries, chain, lots_seed=ensure_lots_seed(event), higher_is_better=hib)
+
+
+def _participant_info(event: Event) -> dict[int, dict]:
+    rows = Participant.objects.filter(event=event).values(
+        "id",
+        "player_id",
+        "player__given_name",
+        "player__family_name",
+        "club_id",
+        "club__short_name",
+    )
+    return {
+        r["id"]: {
+            "participant_id": r["id"],
+            "player_id": r["player_id"],
+            "name": f"{r['player__given_name']} {r['player__family_name']}",
+            "club": r["club__short_name"] or "",
+            "club_id": r["club_id"],
+        }
+        for r in rows
+    }
+
+
+def _groups(event: Event, kind: str) -> tuple[dict[str, dict], dict[str, list[int]]]:
+    """Groups of one kind: info by key ("pair:<pk>") and member participant ids."""
+    groups = {
+        f"{kind}:{g['id']}": {"group_id": g["id"], "name": g["name"]}
+        for g in Group.objects.filter(event=event, kind=kind).values("id", "name")
+    }
+    members: dict[str, list[int]] = {key: [] for key in groups}
+    for m in (
+        GroupMember.objects.filter(group__event=event, kind=kind)
+        .order_by("group_id", "participant_id")
+        .values("group_id", "participant_id")
+    ):
+        members[f"{kind}:{m['group_id']}"].append(m["participant_id"])
+    return groups, {k: v for k, v in members.items() if v}
+
+
+def event_standing(
+    event: Event,
+    *,
+    competition: str = INDIVIDUAL,
+    scope: str = OVERALL,
+    number: int | None = None,
+    include_entered: bool = False,
+    only_published: bool = True,
+) -> EventStanding:
+    """The standing of one competition and scope, ranked by the event's chain.
+
+    ``scope`` is ``overall``, ``series`` (``number`` is the series number) or ``day``
+    (``number`` is the day). ``include_entered`` adds entered, unconfirmed sheets (only
+    for the director; rows then say ``provisional``). ``only_published`` counts published
+    series only (public pages and the anonymous API). Playoff series never count towards
+    totals; in the overall individual standing they decide ties (``apply_playoff``).
+    Queries: series, aggregate, participants (+ groups and members for pairs and teams).
+    """
+    if competition not in COMPETITIONS:
+        raise ValueError(f"unknown competition {competition!r}")
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}")
+    series = _visible_series(event, only_published)
+    regular = [s for s in series if s["kind"] == Series.Kind.REGULAR]
+    days = sorted({s["day"] for s in regular})
+    if scope == SERIES:
+        counted = [s for s in regular if s["number"] == number]
+    elif scope == DAY:
+        counted = [s for s in regular if s["day"] == number]
+    else:
+        counted = regular
+    counted_ids = {s["id"] for s in counted}
+    playoff_ids = {s["id"] for s in series if s["kind"] == Series.Kind.PLAYOFF}
+    wanted = counted_ids | (playoff_ids if scope == OVERALL else set())
+
+    results = aggregate([s for s in series if s["id"] in wanted], include_entered=include_entered)
+    results.sort(key=lambda r: (r.number, r.participant_id))
+    by_participant: dict[int, list[SeriesResult]] = defaultdict(list)
+    playoff_results = []
+    for r in results:
+        if r.series_id in counted_ids:
+            by_participant[r.participant_id].append(r)
+        else:
+            playoff_results.append(r)
+
+    info = _participant_info(event)
+    ruleset = event.ruleset
+    chain = ranking_chain(
+        metrics.normalize_chain(event.tie_break_chain or metrics.DEFAULT_CHAIN), ruleset.ties
+    )
+    hib = ruleset.higher_is_better
+    numbers = [s["number"] for s in counted]
+
+    if competition == INDIVIDUAL:
+        entries = [to_entry(pid, rs) for pid, rs in by_participant.items()]
+        if playoff_results:
+            places = playoff_places(playoff_results, hib)
+            entries = core.apply_playoff(
+                entries, {k: v for k, v in places.items() if k in by_participant}
+            )
+        ranked = _rank(event, entries, chain)
+        series_of = {pid: {r.number: r.total for r in rs} for pid, rs in by_participant.items()}
+        rows = [_individual_row(row, info, series_of) for row in ranked]
+    else:
+        groups, members = _groups(event, competition)
+        zero = metrics.Entry(key=0, total=0)
+        # Members' series totals aligned on the counted series (0 where not played).
+        aligned = {}
+        for pid in {m for ms in members.values() for m in ms}:
+            rs = {r.number: r for r in by_participant.get(pid, [])}
+            base = to_entry(pid, list(rs.values())) if rs else zero
+            aligned[pid] = metrics.Entry(
+                key=pid,
+                total=base.total,
+                hands_won=base.hands_won,
+                hand_rommes=base.hand_rommes,
+                hand_points=base.hand_points,
+                series_totals=tuple(rs[n].total if n in rs else 0 for n in numbers),
+                provisional=base.provisional,
+            )
+        played = {k: ms for k, ms in members.items() if any(m in by_participant for m in ms)}
+        entries = core.combine(aligned, played)
+        ranked = _rank(event, entries, chain)
+        rows = [_group_row(row, groups, members, info, numbers) for row in ranked]
+
+    standing = EventStanding(
+        event=event,
+        competition=competition,
+        scope=scope,
+        number=number,
+        rows=rows,
+        chain=chain,
+        series=series,
+        counted_series=numbers,
+        provisional=include_entered and any(r.provisional for r in rows),
+        only_published=only_published,
+        ties=[],
+        lots_seed=event.lots_seed,
+        days=days,
+        ties_policy=ruleset.ties,
+    )
+    if competition == INDIVIDUAL and scope == OVERALL:
+        lines = [int(x) for x in (event.prize_lines or [1])]
+        by_key = {row.key: row for row in rows}
+        standing.ties = [
+            [by_key[r.key] for r in group] for group in core.ties_on_lines(ranked, lines)
+        ]
+    return standing
+
+
+def _individual_row(row: core.Row, info: dict, series_of: dict) -> StandingRow:
+    p = info.get(row.key, {"name": "?", "club": "", "club_id": None, "player_id": None})
+    return StandingRow(
+        rank=row.rank,
+        key=row.key,
+        name=p["name"],
+        club=p["club"],
+        club_id=p["club_id"],
+        total=row.entry.total,
+        values=dict(row.values),
+        reason=row.reason,
+        provisional=row.provisional,
+        series_totals=series_of.get(row.key, {}),
+        player_id=p["player_id"],
+        participant_id=row.key,
+        club_ids={p["club_id"]} if p["club_id"] else set(),
+    )
+
+
+def _group_row(row: core.Row, groups, members, info, numbers) -> StandingRow:
+    g = groups[row.key]
+    people = [info[m] for m in members[row.key] if m in info]
+    clubs = sorted({p["club"] for p in people if p["club"]})
+    return StandingRow(
+        rank=row.rank,
+        key=row.key,
+        name=g["name"],
+        club=", ".join(clubs),
+        club_id=None,
+        total=row.entry.total,
+        values=dict(row.values),
+        reason=row.reason,
+        provisional=row.provisional,
+        series_totals=dict(zip(numbers, row.entry.series_totals, strict=False)),
+        group_id=g["group_id"],
+        members=[
+            {
+                "id": p["player_id"],
+                "participant_id": p["participant_id"],
+                "name": p["name"],
+                "club": p["club"],
+                "club_id": p["club_id"],
+            }
+            for p in people
+        ],
+        club_ids={p["club_id"] for p in people if p["club_id"]},
+    )
+
+
+def filter_by_club(rows: list[StandingRow], club_id: int | None) -> list[StandingRow]:
+    """Rows of one club (ranks stay those of the whole field)."""
+    if not club_id:
+        return rows
+    return [r for r in rows if club_id in r.club_ids]
+
+
+def playoffs(event: Event) -> list[dict]:
+    """The event's playoff series, each with its table number and sheet status (one query)."""
+    rows = (
+        Table.objects.filter(series__event=event, series__kind=Series.Kind.PLAYOFF)
+        .order_by("series__number", "number")
+        .values(
+            "series_id", "series__number", "series__status", "series__published",
+            "series__playoff_of", "number", "sheet__status",
+        )
+    )  # fmt: skip
+    return [
+        {
+            "id": r["series_id"],
+            "number": r["series__number"],
+            "status": r["series__status"],
+            "published": r["series__published"],
+            "playoff_of": r["series__playoff_of"] or {},
+            "table": r["number"],
+            "sheet_status": r["sheet__status"],
+        }
+        for r in rows
+    ]
+
+
+# --------------------------------------------------------------------------- season ranking
