@@ -152,3 +152,31 @@ class HandSeat(models.Model):
 
     def __str__(self):
         return f"{self.hand} / {self.position + 1}"
+
+
+class SeatTotal(models.Model):
+    """Derived: one seat's sums over the stored hands of one sheet, written with the hands
+    (`scoring.sheets.storage`). Standings aggregate these few rows per sheet instead of
+    every hand seat; the hands stay the record they are summed from."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seat_totals")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    participant = models.ForeignKey(
+        Participant, on_delete=models.PROTECT, related_name="seat_totals"
+    )
+    points = models.IntegerField(_("points"))
+    # held_points summed over the hands this seat lost (the "fewest hand points" metric)
+    lost_hand_points = models.IntegerField(_("hand points held in lost hands"))
+    hands_won = models.PositiveSmallIntegerField(_("hands won"))
+    hand_rommes = models.PositiveSmallIntegerField(_("hand Rommés"))
+
+    class Meta:
+        ordering = ["sheet", "position"]
+        verbose_name = _("seat total of a sheet")
+        verbose_name_plural = _("seat totals of sheets")
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "position"], name="seat_total_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.sheet} / {self.position + 1}"

@@ -1,7 +1,8 @@
 """The stored rows of a score sheet: versions, hands and their derived values.
 
-The only writer of ``Hand`` and ``HandSeat`` rows: saving a sheet, importing an archive and
-generating demo events all store hands through `write_hands`, and a rule-set change
+The only writer of ``Hand``, ``HandSeat`` and ``SeatTotal`` rows: saving a sheet, importing
+an archive and generating demo events all store hands through `write_hands`, which derives
+each sheet's seat totals from them (`refresh_seat_totals`), and a rule-set change
 recomputes their derived values here (`recompute_event`).
 """
 
@@ -11,9 +12,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import models
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
-from scoring.models import Hand, HandSeat, Sheet, SheetVersion
+from scoring.models import Hand, HandSeat, SeatTotal, Sheet, SheetVersion
 from scoring.rules import (
     CardParseError,
     HandResult,
@@ -52,13 +53,14 @@ def held_points(hand: HandResult, ruleset) -> list[int | None]:
     return [seat.points(ruleset) for seat in hand.seats]
 
 
-def write_hands(rows, ruleset) -> int:
+def write_hands(rows, ruleset, *, sheets=()) -> int:
     """Create the Hand and HandSeat rows of many hands at once: the one writer of both.
 
     ``rows`` holds ``(sheet, number, data, result, points, participants)`` per hand: the
     hand as written on the sheet (``data``, a grid hand), the rules engine's reading of it
     (``result``) and its points per seat. The derived values (points, held hand points)
-    are stored as the rules engine gives them for ``ruleset``.
+    are stored as the rules engine gives them for ``ruleset``, and the seat totals of every
+    sheet written to (and of ``sheets``) are derived again from its hands.
     """
     rows = list(rows)
     hands = Hand.objects.bulk_create(
@@ -90,7 +92,44 @@ def write_hands(rows, ruleset) -> int:
                 )
             )
     HandSeat.objects.bulk_create(seats, batch_size=2000)
+    refresh_seat_totals({row[0].pk for row in rows} | set(sheets))
     return len(hands)
+
+
+def refresh_seat_totals(sheet_ids) -> None:
+    """Derive the `SeatTotal` rows of these sheets from their stored hands (one aggregate):
+    per seat the points, the hand points held in lost hands, hands won and hand Rommés."""
+    sheet_ids = list(sheet_ids)
+    if not sheet_ids:
+        return
+    SeatTotal.objects.filter(sheet_id__in=sheet_ids).delete()
+    won = Q(hand__winner=F("position"))
+    rows = (
+        HandSeat.objects.filter(hand__sheet_id__in=sheet_ids)
+        .values_list("hand__sheet_id", "position", "participant_id")
+        .annotate(
+            points=Sum("points"),
+            lost=Sum("held_points", filter=~won),
+            won=Count("id", filter=won),
+            rommes=Count("id", filter=won & Q(hand__hand_romme=True)),
+        )
+        .order_by()
+    )
+    SeatTotal.objects.bulk_create(
+        (
+            SeatTotal(
+                sheet_id=sheet_id,
+                position=position,
+                participant_id=participant_id,
+                points=points,
+                lost_hand_points=lost or 0,
+                hands_won=hands_won,
+                hand_rommes=rommes,
+            )
+            for sheet_id, position, participant_id, points, lost, hands_won, rommes in rows
+        ),
+        batch_size=2000,
+    )
 
 
 def store_hands(sheet: Sheet, check: GridCheck, participants: list[int], numbers, ruleset) -> int:
@@ -157,6 +196,8 @@ def recompute_event(event: Event, actor, reason: str) -> RecomputeResult:
                 changed.append(seat)
     HandSeat.objects.bulk_update(changed, ["points", "held_points"], batch_size=500)
     result.hand_seats, result.changed = len(rows), len(changed)
+    if changed:
+        refresh_seat_totals({seat.hand.sheet_id for seat in changed})
 
     content = (
         SheetVersion.objects.filter(sheet=OuterRef("pk"))

@@ -1,15 +1,16 @@
 """The one aggregate query behind every standing: per participant and series, the points,
 the hand points held in lost hands, the hands won and the hand Rommés of the counted
-sheets (one GROUP BY over ``HandSeat``), turned into the core's `Entry` rows."""
+sheets: one GROUP BY over the stored per-sheet seat totals (``SeatTotal``, a few rows per
+sheet, derived when the hands are stored), turned into the core's `Entry` rows."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Q, Sum
 
-from scoring.models import HandSeat, Sheet
+from scoring.models import SeatTotal, Sheet
 from scoring.standings import metrics
 
 
@@ -41,27 +42,26 @@ def aggregate(
     """One GROUP BY query: per participant (or ``by``) and series over the counted sheets of
     ``series`` (dicts with id, number, day, kind, as :func:`_visible_series` gives them).
 
-    SUM(points), SUM(hand points in lost hands), COUNT(hands won: winner == position),
-    COUNT(hand Rommés of the winner), COUNT(seats on entered sheets). Grouped by the table's
+    Sums of the seat totals' points, hand points held in lost hands, hands won and hand
+    Rommés, and COUNT(seat totals on entered sheets). Grouped by the table's
     series id only (number, day and kind come from ``series``), read as tuples: the cheapest
     form of the query on SQLite and PostgreSQL alike.
     """
     if not series:
         return []
     info = {s["id"]: s for s in series}
-    won = Q(hand__winner=F("position"))
     rows = (
-        HandSeat.objects.filter(
-            hand__sheet__table__series_id__in=list(info),
-            hand__sheet__status__in=_statuses(include_entered),
+        SeatTotal.objects.filter(
+            sheet__table__series_id__in=list(info),
+            sheet__status__in=_statuses(include_entered),
         )
-        .values_list(by, "hand__sheet__table__series_id")
+        .values_list(by, "sheet__table__series_id")
         .annotate(
             total=Sum("points"),
-            lost_hand_points=Sum("held_points", filter=~won),
-            won=Count("id", filter=won),
-            rommes=Count("id", filter=won & Q(hand__hand_romme=True)),
-            unconfirmed=Count("id", filter=Q(hand__sheet__status=Sheet.Status.ENTERED)),
+            lost_hand_points=Sum("lost_hand_points"),
+            won=Sum("hands_won"),
+            rommes=Sum("hand_rommes"),
+            unconfirmed=Count("id", filter=Q(sheet__status=Sheet.Status.ENTERED)),
         )
         .order_by()
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q, Sum
 
-from scoring.models import HandSeat, Sheet
+from scoring.models import SeatTotal, Sheet
 from scoring.standings import core
 from scoring.standings.labels import reason_text
 from scoring.standings.selectors import sees_unpublished
@@ -63,14 +63,14 @@ def season_standing(season: Season, *, only_published: bool = True) -> SeasonSta
         )
     }
     series_q = Q(
-        hand__sheet__table__series__event__season=season,
-        hand__sheet__table__series__kind=Series.Kind.REGULAR,
+        sheet__table__series__event__season=season,
+        sheet__table__series__kind=Series.Kind.REGULAR,
     )
     if only_published:
-        series_q &= Q(hand__sheet__table__series__published=True)
-    prefix = "hand__sheet__table__series__"
+        series_q &= Q(sheet__table__series__published=True)
+    prefix = "sheet__table__series__"
     rows = (
-        HandSeat.objects.filter(series_q, hand__sheet__status=Sheet.Status.CONFIRMED)
+        SeatTotal.objects.filter(series_q, sheet__status=Sheet.Status.CONFIRMED)
         .values("participant__player_id", f"{prefix}id", f"{prefix}number", f"{prefix}event_id")
         .annotate(total=Sum("points"))
         .order_by()
@@ -165,17 +165,17 @@ def player_results(player, user) -> list[PlayerSeries]:
     directed = [
         p["event_id"] for p in participations if sees_unpublished(user, p["event__club_id"])
     ]
-    visible = Q(hand__sheet__table__series__published=True) | Q(
-        hand__sheet__table__series__event_id__in=directed
+    visible = Q(sheet__table__series__published=True) | Q(
+        sheet__table__series__event_id__in=directed
     )
     q = (
-        Q(hand__sheet__table__series__event_id__in=event_ids)
-        & Q(hand__sheet__table__series__kind=Series.Kind.REGULAR)
+        Q(sheet__table__series__event_id__in=event_ids)
+        & Q(sheet__table__series__kind=Series.Kind.REGULAR)
         & visible
     )
-    prefix = "hand__sheet__table__series__"
+    prefix = "sheet__table__series__"
     rows = (
-        HandSeat.objects.filter(q, hand__sheet__status=Sheet.Status.CONFIRMED)
+        SeatTotal.objects.filter(q, sheet__status=Sheet.Status.CONFIRMED)
         .values("participant_id", f"{prefix}event_id", f"{prefix}number")
         .annotate(total=Sum("points"))
         .order_by()

@@ -52,6 +52,7 @@ def store_sheet(table, hands, *, status="confirmed"):
     from django.contrib.auth import get_user_model
 
     from scoring.models import Hand, HandSeat, Sheet
+    from scoring.sheets.storage import refresh_seat_totals
 
     User = get_user_model()
     entered, _ = User.objects.get_or_create(username="helper_entered")
@@ -79,6 +80,8 @@ def store_sheet(table, hands, *, status="confirmed"):
             )
             for k, (hp, pts) in enumerate(seats)
         )
+    # these rows are written by hand (arbitrary points); their totals come the one way
+    refresh_seat_totals([sheet.pk])
     return sheet
 
 
