@@ -24,7 +24,9 @@ class SeasonTable(tables.Table):
     club = tables.Column(accessor="club__short_name", verbose_name=_("club"))
     event_count = tables.Column(verbose_name=_("events"))
     edit = tables.TemplateColumn(
-        template_name="tournaments/season_edit_cell.html", verbose_name="", orderable=False
+        template_name="tournaments/season_edit_cell.html",
+        verbose_name=_("Actions"),
+        orderable=False,
     )
 
     class Meta:
