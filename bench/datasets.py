@@ -1,6 +1,6 @@
 """The data sets every benchmark uses: small, large and season.
 
-All results are random deals scored by the rules engine (scoring.generate), never random
+All results are random deals scored by the rules engine (scoring.demo.generate), never random
 numbers. Sizes follow the issue: a club evening, a national championship, a club season.
 """
 

@@ -1,4 +1,4 @@
-"""Time saving a 20-hand sheet through ``scoring.services.save_sheet``:
+"""Time saving a 20-hand sheet through ``scoring.sheets.services.save_sheet``:
 ``python -m bench.sheet_bench``.
 
 Uses DATABASE_URL when set, else a temporary SQLite file; migrates it, builds one event
