@@ -4,7 +4,7 @@ The raw facts written on a sheet are stored (dealer, who went out, hand Rommé, 
 or cards, melded values). The derived values `HandSeat.points` (by `scoring.rules.score_hand`)
 and `HandSeat.held_points` (the hand points a seat held, typed or counted from its cards by
 `scoring.rules`) are computed when a sheet is saved and recomputed whenever the event's rule
-set changes (`scoring.services.recompute_event`); everything else reads them as stored.
+set changes (`scoring.sheets.storage.recompute_event`); everything else reads them as stored.
 """
 
 from django.conf import settings

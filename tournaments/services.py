@@ -132,7 +132,7 @@ def create_event(
 @transaction.atomic
 def update_event(actor, event: Event, **fields) -> Event:
     """Change an event's facts. The rule set can be changed here only while the event has
-    no series; after that, scoring.services.change_ruleset recomputes the results."""
+    no series; after that, scoring.sheets.services.change_ruleset recomputes the results."""
     require_role(actor, event.club, ORGANISER)
     if "club" in fields and fields.pop("club").pk != event.club_id:
         raise ValidationError(_("The organising club of an event cannot be changed."))
