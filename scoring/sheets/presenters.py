@@ -1,6 +1,6 @@
 """What the entry page shows besides the grid: conflicts, disputes, who may confirm.
 
-Read-only helpers for `scoring.views`; nothing here writes. Cells are named as the page's
+Read-only helpers for `scoring.sheets.views`; nothing here writes. Cells are named as the page's
 inputs are (``cell-<hand>-<seat>``, ``melded-<hand>-<seat>``, ``romme-<hand>``,
 ``first_dealer``; hands and seats 1-based), so the page's script can put a stored value
 into the grid without knowing anything about the rules.

@@ -289,7 +289,7 @@ def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> 
     The re-entry is stored as its own version (kind ``blind``). If every cell agrees with
     the entry (cards count by their points) the sheet is confirmed; otherwise it becomes
     *disputed*: it counts nowhere until a director or the first scorer resolves it
-    (``scoring.disputes.resolve_dispute``). There is no second try for the re-entry.
+    (``scoring.sheets.disputes.resolve_dispute``). There is no second try for the re-entry.
     """
     table, sheet = _lock_entered(actor, table, expected_version)
     participants = _seats(table)

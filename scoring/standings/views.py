@@ -1,6 +1,5 @@
-"""Standings pages, the public page, the hall display, the player page, the season ranking
-and the read-only JSON. Thin: ``scoring.ranking`` reads, ``scoring.standings_services``
-writes."""
+"""Standings pages, the public page, the hall display, the player page and the season
+ranking (the JSON is `api.py`). Thin: ``selectors`` read, ``services`` write."""
 
 from __future__ import annotations
 

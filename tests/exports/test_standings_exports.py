@@ -1,5 +1,5 @@
 """Standings, season ranking and the whole-event workbook: what the files say equals
-scoring.ranking (the standings pages' layer) and the stored HandSeat.points."""
+scoring.standings.selectors (the standings pages' layer) and the stored HandSeat.points."""
 
 import datetime as dt
 import re

@@ -36,7 +36,8 @@ def pending_series(event) -> dict[int, set[int]]:
 
 
 def standing_table(standing, pending: dict[int, set[int]], title: str, sheet_name: str):
-    """One ExportTable of a scoring.ranking.EventStanding (rows in the standing's order)."""
+    """One ExportTable of an `EventStanding` (`scoring.standings.selectors`), rows in the
+    standing's order."""
     group = standing.competition != labels.INDIVIDUAL
     series_numbers = standing.counted_series if standing.scope != labels.SERIES else []
     counted = set(standing.counted_series)
