@@ -20,13 +20,18 @@ All profiles return higher-is-better points; penalties are negative. ``m`` below
 
 With nobody out (``stock_may_run_out``) every seat is scored as a loser, with no
 table bonus (nobody won) and ``m = 1``.
+
+``score_hand`` scores the common hand written as points (every seat's values present,
+no cards) by a fast form of the profile (``_PLAIN``), in one loop over the seats;
+anything else goes to the profile in ``PROFILES``, which reads cards and raises
+:class:`ScoringError`. Both give the same points.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from .hands import HandResult
+from .hands import HandResult, SeatResult
 from .ruleset import RuleSet
 
 
@@ -141,10 +146,126 @@ PROFILES: dict[str, Callable[[HandResult, RuleSet, int], tuple[int, ...]]] = {
 }
 
 
+# ----- fast forms for hands written as points ---------------------------------------------
+# Each takes the seats, a valid winner index (or None), whether the hand is a hand Rommé,
+# the rule set and the table size; it returns None as soon as a seat has cards or lacks a
+# value, and the general profile above then scores the hand (or raises). The winner's
+# entry is computed like a loser's in the loop and then overwritten, as the general forms
+# give the winner a fixed value whatever the sheet says.
+
+
+def _plain_minus(
+    seats: Sequence[SeatResult], w: int | None, romme: bool, rs: RuleSet, table_size: int
+) -> tuple[int, ...] | None:
+    m = rs.hand_romme_multiplier if romme else 1
+    out = []
+    for s in seats:
+        p = s.hand_points
+        if p is None or s.cards is not None:
+            return None
+        out.append(-p * m)
+    if w is not None:
+        out[w] = 0
+    return tuple(out)
+
+
+def _plain_melded_minus_held(
+    seats: Sequence[SeatResult], w: int | None, romme: bool, rs: RuleSet, table_size: int
+) -> tuple[int, ...] | None:
+    m = rs.hand_romme_multiplier if romme else 1
+    out = []
+    for s in seats:
+        p = s.hand_points
+        g = s.melded
+        if p is None or g is None or s.cards is not None:
+            return None
+        out.append(g - p * m)
+    if w is not None:
+        out[w] = seats[w].melded - 0 * m  # as the general form computes it (bool -> int)
+    return tuple(out)
+
+
+def _plain_ranking_points(
+    seats: Sequence[SeatResult], w: int | None, romme: bool, rs: RuleSet, table_size: int
+) -> tuple[int, ...] | None:
+    bands = rs.loser_bands
+    out = []
+    for s in seats:
+        p = s.hand_points
+        if p is None or s.cards is not None:
+            return None
+        for up_to, pts in bands:
+            if p <= up_to:
+                out.append(pts)
+                break
+        else:
+            out.append(0)
+    if w is not None:
+        out[w] = rs.hand_romme_points if romme else rs.win_points
+    return tuple(out)
+
+
+def _plain_skat_style(
+    seats: Sequence[SeatResult], w: int | None, romme: bool, rs: RuleSet, table_size: int
+) -> tuple[int, ...] | None:
+    m = rs.hand_romme_multiplier if romme else 1
+    bonus = 0 if w is None else rs.bonus_for(table_size)
+    out = []
+    for s in seats:
+        p = s.hand_points
+        if p is None or s.cards is not None:
+            return None
+        out.append(bonus - p * m)
+    if w is not None:
+        out[w] = rs.win_bonus
+    return tuple(out)
+
+
+def _plain_treppenromme(
+    seats: Sequence[SeatResult], w: int | None, romme: bool, rs: RuleSet, table_size: int
+) -> tuple[int, ...] | None:
+    out = []
+    pts = []
+    for s in seats:
+        p = s.hand_points
+        g = s.melded
+        if p is None or g is None or s.cards is not None:
+            return None
+        out.append(g)
+        pts.append(p)
+    if w is not None:
+        pts[w] = 0
+        out[w] += sum(pts) * (rs.hand_romme_multiplier if romme else 1)
+    return tuple(out)
+
+
+_PLAIN: dict[str, Callable[..., tuple[int, ...] | None]] = {
+    "minus": _plain_minus,
+    "melded_minus_held": _plain_melded_minus_held,
+    "ranking_points": _plain_ranking_points,
+    "skat_style": _plain_skat_style,
+    "treppenromme": _plain_treppenromme,
+}
+
+
 def score_hand(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
     """Points per seat (in seat order) for one hand under the rule set's profile.
 
     Does not check plausibility; raises :class:`ScoringError` when a needed value is
     missing.
     """
+    plain = _PLAIN.get(ruleset.profile)
+    if plain is not None:
+        seats = result.seats
+        w = result.winner
+        if w is None:
+            out = plain(seats, None, False, ruleset, table_size)
+        elif type(w) is int and 0 <= w < len(seats):
+            # HandResult.is_hand_romme, for a winner known to be a seat
+            romme = result.hand_romme or seats[w].hand_romme
+            out = plain(seats, w, romme, ruleset, table_size)
+        else:
+            out = None
+        if out is not None:
+            return out
     return PROFILES[ruleset.profile](result, ruleset, table_size)
