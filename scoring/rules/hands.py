@@ -216,8 +216,9 @@ def check_hand(
     # each test is the negation of one of _check_hand_full's problems, so passing them
     # all means "no problem"; anything else goes to the full check. Inline on purpose:
     # a function call costs as much as a seat here.
-    lim = ruleset.memo.get(table_size, False)
-    if lim is False:
+    try:
+        lim = ruleset.memo[table_size]
+    except KeyError:
         lim = _plain_limits(ruleset, table_size)
     if lim is None:
         return _check_hand_full(result, ruleset, table_size, hand)

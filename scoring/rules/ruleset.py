@@ -10,7 +10,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import NATURAL_RANKS, Rank
 from .problems import Problem
@@ -162,10 +162,17 @@ class RuleSet:
     win_bonus: int = 50  # skat_style
     table_bonus: tuple[tuple[int, int], ...] = ((2, 60), (3, 40), (4, 30), (5, 24), (6, 20))
 
+    if TYPE_CHECKING:
+        #: per-instance memo for values derived from this rule set (limits per table
+        #: size), set by __post_init__: not a field, so not compared, hashed or stored
+        memo: dict[Any, Any]
+
     def __post_init__(self) -> None:
         problems = _validate(self)
         if problems:
             raise RuleSetError(problems)
+        # A plain attribute, not a cached_property: check_hand reads it for every hand.
+        object.__setattr__(self, "memo", {})
 
     # ----- profile -------------------------------------------------------------------
     @property
@@ -193,11 +200,6 @@ class RuleSet:
         return {k: getattr(self, k) for k in PROFILE_INFO[self.profile].params}
 
     # ----- derived values --------------------------------------------------------------
-    @cached_property
-    def memo(self) -> dict[Any, Any]:
-        """Per-instance memo for values derived from this rule set (limits per table size)."""
-        return {}
-
     @property
     def deck_size(self) -> int:
         return 52 * self.packs + self.jokers
