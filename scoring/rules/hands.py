@@ -187,11 +187,14 @@ def _plain_limits(ruleset: RuleSet, table_size: int) -> tuple[Any, ...] | None:
     or None where only the full check can tell (table size out of range, cards needed).
     Memoised under the table size itself (an int key, unlike the other memo entries).
     """
+    if type(table_size) is not int:
+        return None  # not memoised: 4.0 would share the key of 4
     lim = None
     if ruleset.players_min <= table_size <= ruleset.players_max and not ruleset.needs_cards:
         min_pts, max_pts, _cards, max_melded, first_min = _limits(ruleset, table_size)
-        # totals[losers]: most hand points that many losers hold together
-        totals = tuple(_max_total(ruleset, table_size, k) for k in range(table_size + 1))
+        # totals[losers]: most hand points that many losers hold together (a dict, so
+        # that a table size of 4.0 finding the entry of 4 reads it like the full check)
+        totals = {k: _max_total(ruleset, table_size, k) for k in range(table_size + 1)}
         lim = (
             min_pts,
             max_pts,

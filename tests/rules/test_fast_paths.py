@@ -164,3 +164,13 @@ def test_every_single_value_on_and_beside_each_limit():
                                 assert outcome(score_hand, case, rs, n) == outcome(
                                     GENERAL[rs.profile], case, rs, n
                                 ), (slug, n, winner, i, name, v)
+
+
+def test_a_table_size_given_as_float_is_checked_like_the_int():
+    rs = PRESETS["german-minus"].derive()  # an empty memo
+    h = random_hand(rs, 4, random.Random(3))
+    assert check_hand(h, rs, 4.0) == _check_hand_full(h, rs, 4.0, None) == []
+    assert check_hand(h, rs, 4) == []
+    assert check_hand(h, rs, 4.0) == [] and check_hand(h, rs, 4.5) == _check_hand_full(
+        h, rs, 4.5, None
+    )
