@@ -25,17 +25,16 @@ from .melds import (
     check_meld,
     hand_points,
 )
+from .presets import PRESETS, ruleset_from
 from .problems import RULES, Problem, RuleInfo
 from .profiles import PROFILES, ScoringError, score_hand
 from .ruleset import (
     JOKER_SWAP_RULES,
-    PRESETS,
     PROFILE_INFO,
     TIE_POLICIES,
     ProfileInfo,
     RuleSet,
     RuleSetError,
-    ruleset_from,
 )
 
 __all__ = [

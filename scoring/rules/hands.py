@@ -182,6 +182,32 @@ def _max_total(ruleset: RuleSet, table_size: int, losers: int) -> int:
     return v
 
 
+def _plain_limits(ruleset: RuleSet, table_size: int) -> tuple[Any, ...] | None:
+    """What a hand written as points must keep to at this table size to be plausible,
+    or None where only the full check can tell (table size out of range, cards needed).
+    Memoised under the table size itself (an int key, unlike the other memo entries).
+    """
+    if type(table_size) is not int:
+        return None  # not memoised: 4.0 would share the key of 4
+    lim = None
+    if ruleset.players_min <= table_size <= ruleset.players_max and not ruleset.needs_cards:
+        min_pts, max_pts, _cards, max_melded, first_min = _limits(ruleset, table_size)
+        # totals[losers]: most hand points that many losers hold together (a dict, so
+        # that a table size of 4.0 finding the entry of 4 reads it like the full check)
+        totals = {k: _max_total(ruleset, table_size, k) for k in range(table_size + 1)}
+        lim = (
+            min_pts,
+            max_pts,
+            ruleset.needs_melded,
+            max_melded,
+            first_min,
+            ruleset.stock_may_run_out,
+            totals,
+        )
+    ruleset.memo[table_size] = lim
+    return lim
+
+
 def check_hand(
     result: HandResult, ruleset: RuleSet, table_size: int, *, hand: int | None = None
 ) -> list[Problem]:
@@ -189,6 +215,76 @@ def check_hand(
 
     ``hand`` is the 1-based hand number to put into the problems.
     """
+    # Fast path for the common hand written as points (no cards, melds or lay-offs):
+    # each test is the negation of one of _check_hand_full's problems, so passing them
+    # all means "no problem"; anything else goes to the full check. Inline on purpose:
+    # a function call costs as much as a seat here.
+    try:
+        lim = ruleset.memo[table_size]
+    except KeyError:
+        lim = _plain_limits(ruleset, table_size)
+    if lim is None:
+        return _check_hand_full(result, ruleset, table_size, hand)
+    min_pts, max_pts, needs_melded, max_melded, first_min, no_winner_ok, totals = lim
+    seats = result.seats
+    winner = result.winner
+    if (
+        len(seats) != table_size
+        or not 0 <= result.dealer < table_size
+        or (
+            (not no_winner_ok or result.hand_romme)
+            if winner is None
+            else type(winner) is not int or not 0 <= winner < table_size
+        )
+    ):
+        return _check_hand_full(result, ruleset, table_size, hand)
+    # Every seat that is a plausible loser counts to ``total``; the one seat that is not
+    # must be the winner (by identity: a seat object listed twice fails twice).
+    total = 0
+    odd = None
+    for s in seats:
+        p = s.hand_points
+        m = s.melded
+        if (
+            p is not None
+            and min_pts <= p <= max_pts  # min_pts >= 1: a loser holds a card
+            and not s.hand_romme
+            and s.cards is None
+            and s.melds is None
+            and s.laid_off is None
+            and (
+                not needs_melded
+                if m is None
+                else 0 <= m <= max_melded and not 0 < m < first_min  # 0: never melded
+            )
+        ):
+            total += p
+        elif odd is None:
+            odd = s
+        else:
+            return _check_hand_full(result, ruleset, table_size, hand)
+    if winner is None:
+        if odd is None and (table_size < 2 or total <= totals[table_size]):
+            return []
+        return _check_hand_full(result, ruleset, table_size, hand)
+    w = seats[winner]
+    m = w.melded
+    if (
+        odd is w
+        and not w.hand_points
+        and w.cards is None
+        and w.melds is None
+        and w.laid_off is None
+        and (not needs_melded if m is None else 0 < m <= max_melded and m >= first_min)
+        and (table_size < 3 or total <= totals[table_size - 1])
+    ):
+        return []
+    return _check_hand_full(result, ruleset, table_size, hand)
+
+
+def _check_hand_full(
+    result: HandResult, ruleset: RuleSet, table_size: int, hand: int | None
+) -> list[Problem]:
     problems: list[Problem] = []
     seats = result.seats
     n = len(seats)

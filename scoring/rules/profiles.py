@@ -20,6 +20,11 @@ All profiles return higher-is-better points; penalties are negative. ``m`` below
 
 With nobody out (``stock_may_run_out``) every seat is scored as a loser, with no
 table bonus (nobody won) and ``m = 1``.
+
+Each profile scores the common hand written as points (a valid winner, every seat's
+values present, no cards) in one loop over the seats; anything else goes to its general
+form (``_*_general``), which reads cards and raises :class:`ScoringError`. Both give the
+same points.
 """
 
 from __future__ import annotations
@@ -61,17 +66,21 @@ def _mult(result: HandResult, ruleset: RuleSet) -> int:
     return ruleset.hand_romme_multiplier if result.is_hand_romme else 1
 
 
-def _minus(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+def _minus_general(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
     m = _mult(result, ruleset)
     return tuple(-p * m for p in _points(result, ruleset))
 
 
-def _melded_minus_held(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+def _melded_minus_held_general(
+    result: HandResult, ruleset: RuleSet, table_size: int
+) -> tuple[int, ...]:
     m = _mult(result, ruleset)
     return tuple(g - p * m for g, p in zip(_melded(result), _points(result, ruleset), strict=True))
 
 
-def _ranking_points(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+def _ranking_points_general(
+    result: HandResult, ruleset: RuleSet, table_size: int
+) -> tuple[int, ...]:
     winner = result.winner
     bands = ruleset.loser_bands
     out = []
@@ -88,7 +97,7 @@ def _ranking_points(result: HandResult, ruleset: RuleSet, table_size: int) -> tu
     return tuple(out)
 
 
-def _skat_style(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+def _skat_style_general(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
     winner = result.winner
     m = _mult(result, ruleset)
     bonus = 0 if winner is None else ruleset.bonus_for(table_size)
@@ -98,7 +107,7 @@ def _skat_style(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[
     )
 
 
-def _treppenromme(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+def _treppenromme_general(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
     melded = _melded(result)
     winner = result.winner
     if winner is None:
@@ -128,6 +137,120 @@ def _ranking_table(result: HandResult, ruleset: RuleSet, table_size: int) -> tup
                 raise ScoringError(f"seat {i}: cards needed to count jokers in hand")
             pts += joker * sum(1 for c in cards if not c.rank)
         out.append(pts)
+    return tuple(out)
+
+
+# ----- the profiles: a fast path for hands written as points, else the general form ------
+# In the loops the winner's entry is computed like a loser's and then overwritten, as the
+# general forms give the winner a fixed value whatever the sheet says. The preamble that
+# finds the winner and the multiplier is repeated inline: a helper call costs as much as
+# a seat here.
+
+
+def _minus(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    seats = result.seats
+    w = result.winner
+    m = 1
+    if w is not None:
+        if type(w) is not int or not 0 <= w < len(seats):
+            return _minus_general(result, ruleset, table_size)
+        if result.hand_romme or seats[w].hand_romme:  # result.is_hand_romme
+            m = ruleset.hand_romme_multiplier
+    out = []
+    for s in seats:
+        p = s.hand_points
+        if p is None or s.cards is not None:
+            return _minus_general(result, ruleset, table_size)
+        out.append(-p * m)
+    if w is not None:
+        out[w] = 0
+    return tuple(out)
+
+
+def _melded_minus_held(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    seats = result.seats
+    w = result.winner
+    m = 1
+    if w is not None:
+        if type(w) is not int or not 0 <= w < len(seats):
+            return _melded_minus_held_general(result, ruleset, table_size)
+        if result.hand_romme or seats[w].hand_romme:
+            m = ruleset.hand_romme_multiplier
+    out = []
+    for s in seats:
+        p = s.hand_points
+        g = s.melded
+        if p is None or g is None or s.cards is not None:
+            return _melded_minus_held_general(result, ruleset, table_size)
+        out.append(g - p * m)
+    if w is not None:
+        out[w] = seats[w].melded - 0 * m  # as the general form computes it (bool -> int)
+    return tuple(out)
+
+
+def _ranking_points(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    seats = result.seats
+    w = result.winner
+    if w is not None and (type(w) is not int or not 0 <= w < len(seats)):
+        return _ranking_points_general(result, ruleset, table_size)
+    bands = ruleset.loser_bands
+    out = []
+    for s in seats:
+        p = s.hand_points
+        if p is None or s.cards is not None:
+            return _ranking_points_general(result, ruleset, table_size)
+        for up_to, pts in bands:
+            if p <= up_to:
+                out.append(pts)
+                break
+        else:
+            out.append(0)
+    if w is not None:
+        romme = result.hand_romme or seats[w].hand_romme
+        out[w] = ruleset.hand_romme_points if romme else ruleset.win_points
+    return tuple(out)
+
+
+def _skat_style(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    seats = result.seats
+    w = result.winner
+    m = 1
+    bonus = 0
+    if w is not None:
+        if type(w) is not int or not 0 <= w < len(seats):
+            return _skat_style_general(result, ruleset, table_size)
+        if result.hand_romme or seats[w].hand_romme:
+            m = ruleset.hand_romme_multiplier
+        bonus = ruleset.bonus_for(table_size)
+    out = []
+    for s in seats:
+        p = s.hand_points
+        if p is None or s.cards is not None:
+            return _skat_style_general(result, ruleset, table_size)
+        out.append(bonus - p * m)
+    if w is not None:
+        out[w] = ruleset.win_bonus
+    return tuple(out)
+
+
+def _treppenromme(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    seats = result.seats
+    w = result.winner
+    if w is not None and (type(w) is not int or not 0 <= w < len(seats)):
+        return _treppenromme_general(result, ruleset, table_size)
+    out = []
+    pts = []
+    for s in seats:
+        p = s.hand_points
+        g = s.melded
+        if p is None or g is None or s.cards is not None:
+            return _treppenromme_general(result, ruleset, table_size)
+        out.append(g)
+        pts.append(p)
+    if w is not None:
+        pts[w] = 0
+        m = ruleset.hand_romme_multiplier if result.hand_romme or seats[w].hand_romme else 1
+        out[w] += sum(pts) * m
     return tuple(out)
 
 

@@ -1,4 +1,7 @@
-"""Rule sets: an immutable description of a variant, its scoring profile, and presets."""
+"""Rule sets: an immutable description of a variant and its scoring profile.
+
+The presets are in :mod:`scoring.rules.presets`.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +10,10 @@ import dataclasses
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import NATURAL_RANKS, Rank
-from .problems import SEED_000, SEED_001, SEED_003, SEED_004, Problem
+from .problems import Problem
 
 
 class ProfileInfo(NamedTuple):
@@ -159,10 +162,17 @@ class RuleSet:
     win_bonus: int = 50  # skat_style
     table_bonus: tuple[tuple[int, int], ...] = ((2, 60), (3, 40), (4, 30), (5, 24), (6, 20))
 
+    if TYPE_CHECKING:
+        #: per-instance memo for values derived from this rule set (limits per table
+        #: size), set by __post_init__: not a field, so not compared, hashed or stored
+        memo: dict[Any, Any]
+
     def __post_init__(self) -> None:
         problems = _validate(self)
         if problems:
             raise RuleSetError(problems)
+        # A plain attribute, not a cached_property: check_hand reads it for every hand.
+        object.__setattr__(self, "memo", {})
 
     # ----- profile -------------------------------------------------------------------
     @property
@@ -190,11 +200,6 @@ class RuleSet:
         return {k: getattr(self, k) for k in PROFILE_INFO[self.profile].params}
 
     # ----- derived values --------------------------------------------------------------
-    @cached_property
-    def memo(self) -> dict[Any, Any]:
-        """Per-instance memo for values derived from this rule set (limits per table size)."""
-        return {}
-
     @property
     def deck_size(self) -> int:
         return 52 * self.packs + self.jokers
@@ -301,6 +306,8 @@ class RuleSet:
 
     def overrides(self) -> dict[str, Any]:
         """The settings that differ from the preset of the same slug (JSON-ready)."""
+        from .presets import PRESETS  # presets builds RuleSets from this module
+
         base = PRESETS.get(self.slug)
         mine = self.to_dict()
         if base is None:
@@ -405,114 +412,3 @@ def _validate(rs: RuleSet) -> list[Problem]:
         if missing:
             bad("ruleset.table-bonus-missing", "table_bonus", table_sizes=missing)
     return problems
-
-
-_GERMAN: dict[str, Any] = {
-    "packs": 2,
-    "jokers": 6,
-    "cards_dealt": 13,
-    "first_meld_minimum": 40,
-    "joker_points": 30,
-    "ace_points": 11,
-    "runs_turn_corner": False,
-    "joker_swap": "any",
-}
-
-PRESETS: dict[str, RuleSet] = {
-    rs.slug: rs
-    for rs in (
-        RuleSet(
-            slug="german-minus",
-            name="German Rummy, minus points",
-            source=SEED_000,
-            **_GERMAN,
-            profile="minus",
-        ),
-        RuleSet(
-            slug="german-minus-20",
-            name="German Rummy, joker 20, dealer's 14th card",
-            source=SEED_003,
-            **{**_GERMAN, "joker_points": 20},
-            dealer_extra_card=True,
-            profile="minus",
-        ),
-        RuleSet(
-            slug="melded-minus-held",
-            name="German Rummy, melded minus held (4 jokers)",
-            source=SEED_001,
-            **{**_GERMAN, "jokers": 4},
-            profile="melded_minus_held",
-            ties="playoff",  # "players involved in the tie should play until the tie is broken"
-        ),
-        RuleSet(
-            slug="ranking-points",
-            name="German Rummy, ranking points 5 / 8 / 3-2-1",
-            source=f"romme-domain.md profile 3 (DGSRV summaries); cards: {SEED_000}",
-            **_GERMAN,
-            profile="ranking_points",
-            win_points=5,
-            hand_romme_points=8,
-            loser_bands=((10, 3), (20, 2), (30, 1)),
-        ),
-        RuleSet(
-            slug="drov-ranking-points",
-            name="German Rummy, ranking points by the DRoV-style table (values unverified)",
-            source=(
-                "issue 12 (an independent implementation's DRoV table; the DRoV's own "
-                f"text was not found): bands as parameters; cards: {SEED_000}"
-            ),
-            **_GERMAN,
-            profile="ranking_table",
-            win_points=3,
-            hand_romme_points=6,
-            melded_loser_bands=((30, 2),),
-            melded_loser_rest=1,
-            unmelded_loser_points=0,
-            joker_in_hand_points=-1,
-        ),
-        RuleSet(
-            slug="skat-style",
-            name="German Rummy, skat-style performance points",
-            source=f"romme-domain.md profile 4 (DSkV/ISPA model); cards: {SEED_000}",
-            **_GERMAN,
-            profile="skat_style",
-            win_bonus=50,
-            table_bonus=((2, 60), (3, 40), (4, 30), (5, 24), (6, 20)),
-        ),
-        RuleSet(
-            slug="treppenromme",
-            name="Treppenrommé",
-            source=SEED_004,
-            packs=1,
-            jokers=0,
-            cards_dealt=7,
-            players_min=2,
-            players_max=4,
-            hand_limit=None,
-            first_meld_minimum=0,
-            joker_points=0,
-            ace_points=15,
-            meld_ace_set=15,
-            meld_ace_high=10,
-            meld_ace_low=1,
-            meld_ace_corner=5,
-            runs_turn_corner=True,
-            joker_swap="none",
-            lay_off_needs_first_meld=False,
-            target_score=500,
-            profile="treppenromme",
-            hand_romme_multiplier=2,
-        ),
-    )
-}
-
-
-def ruleset_from(slug: str, overrides: dict[str, Any] | None = None) -> RuleSet:
-    """The preset ``slug`` with ``overrides`` applied (as stored by the Django layer)."""
-    try:
-        base = PRESETS[slug]
-    except KeyError:
-        raise RuleSetError(
-            [Problem("ruleset.unknown-preset", params={"slug": slug, "known": sorted(PRESETS)})]
-        ) from None
-    return base.derive(**overrides) if overrides else base
