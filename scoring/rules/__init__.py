@@ -16,7 +16,7 @@ from .cards import (
     parse_hand_cards,
 )
 from .deal import random_hand
-from .hands import HandResult, SeatResult, check_hand, check_series
+from .hands import HandResult, SeatResult, check_hand
 from .melds import (
     FirstMeld,
     MeldResult,
@@ -36,6 +36,7 @@ from .ruleset import (
     RuleSet,
     RuleSetError,
 )
+from .sessions import check_series
 
 __all__ = [
     "JOKER",

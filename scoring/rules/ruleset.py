@@ -306,8 +306,6 @@ class RuleSet:
 
     def overrides(self) -> dict[str, Any]:
         """The settings that differ from the preset of the same slug (JSON-ready)."""
-        from .presets import PRESETS  # presets builds RuleSets from this module
-
         base = PRESETS.get(self.slug)
         mine = self.to_dict()
         if base is None:
@@ -317,6 +315,10 @@ class RuleSet:
 
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(RuleSet))
+
+# The named presets by slug, filled by `scoring.rules.presets` (which builds them from this
+# module, so it registers them here rather than being imported back).
+PRESETS: dict[str, RuleSet] = {}
 
 
 def _normalise(data: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""How a session (one sheet) ends: complete rounds, or a target score (seed 004).
+"""A whole sheet: every hand, the rotation of the deal, and how the session ends: complete
+rounds, or a target score (seed 004). `check_series` is the check of a sheet.
 
 Seed 004 (Treppenrommé): "The overall winner of a session is the player who achieves an
 agreed number of points - for example 500 or 1000 - after several games." Such a session
@@ -102,4 +103,43 @@ def session_problems(
                 },
             )
         )
+    return problems
+
+
+def check_series(
+    hands: Sequence[HandResult],
+    ruleset: RuleSet,
+    table_size: int,
+    planned_rounds: int | None = None,
+    *,
+    partial: bool = False,
+) -> list[Problem]:
+    """Every problem on a whole sheet: each hand's problems (``hand`` 1-based), the
+    clockwise rotation of the deal, and where the session ends
+    (`session_problems`): with ``ruleset.target_score``, in the hand where a
+    player reaches the target (no hand after it; unless ``partial``, the target is
+    reached); else, unless ``partial`` (a draft), complete rounds (everyone deals
+    equally often) and ``planned_rounds`` rounds when given."""
+    problems: list[Problem] = []
+    if table_size < 1:
+        return [Problem("hand.table-size", params={"table_size": table_size})]
+    if not hands:
+        if not partial:
+            problems.append(Problem("series.no-hands"))
+        return problems
+    for no, h in enumerate(hands, start=1):
+        problems.extend(check_hand(h, ruleset, table_size, hand=no))
+    bad = {p.hand for p in problems}  # hands that break a rule cannot count to a target
+    first = hands[0].dealer
+    for no, h in enumerate(hands, start=1):
+        expected = (first + no - 1) % table_size
+        if h.dealer != expected:
+            problems.append(
+                Problem(
+                    "series.dealer-rotation", no, None, {"dealer": h.dealer, "expected": expected}
+                )
+            )
+    problems.extend(
+        session_problems(hands, ruleset, table_size, planned_rounds, partial=partial, bad_hands=bad)
+    )
     return problems
