@@ -184,9 +184,6 @@ class Event(models.Model):
     def __str__(self):
         return self.name
 
-    def get_absolute_url(self):
-        return reverse("tournaments:event_detail", args=[self.pk])
-
     def save(self, *args, **kwargs):
         # A save of an event loaded earlier must not write back an older results version
         # (a later ETag could then match an older page): only the bump writes these fields.
@@ -197,6 +194,9 @@ class Event(models.Model):
                 if not f.primary_key and f.name not in RESULTS_FIELDS
             ]
         super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("tournaments:event_detail", args=[self.pk])
 
     @cached_property
     def ruleset(self):
