@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from functools import wraps
 
 from django.conf import settings
@@ -38,6 +39,9 @@ PUBLIC_MAX_AGE = 5
 # Entries of old versions are never read again; they only wait for eviction.
 CACHE_SECONDS = 6 * 3600
 LANGUAGE_PARAM = "lang"
+# A standing takes well under a second to rank; waiting readers give up after this.
+RENDER_LOCK_SECONDS = 30
+RENDER_WAIT_SECONDS = 10
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
@@ -107,6 +111,34 @@ def _public_headers(response, etag: str, last_modified: float, max_age: int) -> 
     patch_vary_headers(response, ("Accept-Encoding", "Accept-Language"))
 
 
+def _render_once(key: str, render):
+    """Render a missing entry once for all app servers: the first request takes a short
+    lock and renders; the others wait for its entry instead of ranking the same field
+    again (after each confirmation every reader misses at once)."""
+    lock = f"{key}:lock"
+    owner = cache.add(lock, 1, RENDER_LOCK_SECONDS)
+    if not owner:
+        deadline = time.monotonic() + RENDER_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            entry = cache.get(key)
+            if entry is not None:
+                return entry
+            if cache.get(lock) is None:  # the renderer gave up (an error page)
+                break
+    try:
+        rendered = render()
+        if rendered.status_code != 200 or rendered.streaming:
+            return rendered
+        body = rendered.content
+        entry = (rendered["Content-Type"], body, compress_string(body))
+        cache.set(key, entry, CACHE_SECONDS)
+        return entry
+    finally:
+        if owner:
+            cache.delete(lock)
+
+
 def public_view(kind: str, params: tuple[str, ...], *, private_params: tuple[str, ...] = ()):
     """Serve ``view(request, pk)`` as a public, conditional, cached response (see above).
 
@@ -143,13 +175,10 @@ def public_view(kind: str, params: tuple[str, ...], *, private_params: tuple[str
                 return not_modified
             entry = cache.get(key)
             if entry is None:
-                rendered = view(request, pk, *args, **kwargs)
-                if rendered.status_code != 200 or rendered.streaming:
-                    patch_cache_control(rendered, private=True, no_cache=True)
-                    return rendered
-                body = rendered.content
-                entry = (rendered["Content-Type"], body, compress_string(body))
-                cache.set(key, entry, CACHE_SECONDS)
+                entry = _render_once(key, lambda: view(request, pk, *args, **kwargs))
+                if isinstance(entry, HttpResponse):  # an error page: never cached, private
+                    patch_cache_control(entry, private=True, no_cache=True)
+                    return entry
             content_type, body, gz_body = entry
             response = HttpResponse(gz_body if gzipped else body, content_type=content_type)
             if gzipped:

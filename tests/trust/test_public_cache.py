@@ -145,3 +145,35 @@ def test_the_public_page_offers_languages_as_links_not_a_form(client, world):
     assert "csrfmiddlewaretoken" not in text and "set_language" not in text
     assert "?lang=de" in text and 'lang="en"' in text
     assert "Standings" in text  # English, chosen by the link
+
+
+def test_an_error_answer_is_neither_cached_nor_public(client, world, organiser_a):
+    set_series_published(organiser_a, world["series"], True)
+    cache.clear()
+    response = client.get(_url("standings:api", world["event"], "?series=9"))
+    assert response.status_code == 404
+    assert "public" not in response.get("Cache-Control", "") and not response.has_header("ETag")
+    assert not _cached_texts()
+
+
+def test_a_waiting_reader_takes_the_entry_another_one_renders(client, world, organiser_a):
+    """While one app server renders an entry (its lock taken), another request does not
+    rank the field again: it waits for the entry and serves it."""
+    from scoring.standings import public
+
+    set_series_published(organiser_a, world["series"], True)
+    url = _url("standings:api", world["event"])
+    first = client.get(url)
+    key = next(k for k in cache._cache if ":public:api:" in k).split(":", 2)[2]
+    entry = cache.get(key)
+    cache.delete(key)
+    cache.add(f"{key}:lock", 1)
+
+    def render():
+        raise AssertionError("rendered although another request holds the lock")
+
+    import threading
+
+    threading.Timer(0.2, lambda: cache.set(key, entry)).start()
+    assert public._render_once(key, render) == entry
+    assert first.status_code == 200
