@@ -2,13 +2,14 @@
 sheets are confirmed, against gunicorn with PostgreSQL and Redis on 127.0.0.1.
 
     python -m bench.readers                  # 20 readers, 15 s uncached then 15 s cached
-    python -m bench.readers --readers 50 --seconds 10
+    python -m bench.readers --readers 50 --seconds 10 --confirm-every 5
 
 It builds a championship-sized event in a fresh database (READERS_DATABASE_URL, default
 live_readers on the local server): 400 players, pairs and teams, four series confirmed and
 published, the fifth published with every sheet entered. gunicorn runs with the Redis
-cache (READERS_REDIS_URL). A writer confirms a sheet of series 5 every second during both
-phases, so the standings really change under the readers.
+cache (READERS_REDIS_URL). A writer confirms a sheet of series 5 every second (or every
+``--confirm-every`` seconds) during both phases, so the standings really change under the
+readers; a watcher refreshing the JSON every 100 ms measures how soon each one is public.
 
 * uncached: every reader is logged in, so every request computes the standing (the path
   every request took before issue 19);
@@ -139,8 +140,9 @@ def reader(base, paths, cookie, conditional, stop, tally, seed):
         tally.add(view, time.perf_counter() - started, status)
 
 
-def writer(event, confirmer, stop, confirmed):
-    """Confirms one entered sheet of series 5 a second (each bumps the results version)."""
+def writer(event, confirmer, stop, confirmed, every):
+    """Confirms an entered sheet of series 5 every ``every`` seconds (each bumps the
+    results version, so every cached entry of the event is rendered anew)."""
     from django.db import connection
 
     from scoring.models import Sheet
@@ -152,7 +154,7 @@ def writer(event, confirmer, stop, confirmed):
         .order_by("table__number")
     )
     for sheet in sheets:
-        if stop.wait(1.0):
+        if stop.wait(every):
             break
         grid = sheet.versions.order_by("-number").first().grid
         confirm_sheet(confirmer, sheet.table, grid, expected_version=sheet.version)
@@ -189,7 +191,7 @@ def staleness(confirmed: list[float], changes: list[float]) -> list[float]:
     return out
 
 
-def phase(name, base, paths, cookie, readers, seconds, event, confirmer):
+def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every):
     tally, stop, confirmed, changes = Tally(), threading.Event(), [], []
     threads = [
         threading.Thread(
@@ -197,7 +199,7 @@ def phase(name, base, paths, cookie, readers, seconds, event, confirmer):
         )
         for i in range(readers)
     ]
-    write = threading.Thread(target=writer, args=(event, confirmer, stop, confirmed))
+    write = threading.Thread(target=writer, args=(event, confirmer, stop, confirmed, every))
     watch = threading.Thread(target=watcher, args=(base, paths["json"], cookie, stop, changes))
     started = time.perf_counter()
     write.start()
@@ -209,6 +211,30 @@ def phase(name, base, paths, cookie, readers, seconds, event, confirmer):
     for t in [*threads, write, watch]:
         t.join(timeout=35)
     return tally, time.perf_counter() - started, staleness(confirmed, changes)
+
+
+def one_reader(base: str, path: str, runs: int = 100) -> dict[str, float]:
+    """Median milliseconds of one reader alone: a fresh GET (a cache hit) and a
+    conditional GET answered 304, each ``runs`` times in a row."""
+    headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
+    with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers)) as r:
+        r.read()
+        etag = r.headers["ETag"]
+    out = {}
+    for name, extra in (("hit", {}), ("304", {"If-None-Match": etag})):
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            try:
+                with urllib.request.urlopen(
+                    urllib.request.Request(base + path, headers={**headers, **extra})
+                ) as response:
+                    response.read()
+            except urllib.error.HTTPError as error:
+                assert error.code == 304, error.code
+            times.append(time.perf_counter() - started)
+        out[name] = 1000 * statistics.median(times)
+    return out
 
 
 def table(results) -> list[str]:
@@ -256,6 +282,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=15, help="length of each phase")
     parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
     parser.add_argument("--port", type=int, default=8101)
+    parser.add_argument(
+        "--confirm-every", type=float, default=1.0, help="seconds between confirmations"
+    )
     args = parser.parse_args(argv)
     args.seconds = min(args.seconds, 25)  # two phases stay within a minute
 
@@ -275,22 +304,34 @@ def main(argv=None) -> int:
     try:
         cookie = login(base)
         results = {
-            "uncached": phase(
-                "uncached", base, paths, cookie, args.readers, args.seconds, event, confirmer
-            ),
-            "cached": phase(
-                "cached", base, paths, "", args.readers, args.seconds, event, confirmer
-            ),
+            name: phase(
+                name,
+                base,
+                paths,
+                cookie if name == "uncached" else "",
+                args.readers,
+                args.seconds,
+                event,
+                confirmer,
+                args.confirm_every,
+            )
+            for name in ("uncached", "cached")
         }
+        alone = one_reader(base, paths["page"])
     finally:
         process.terminate()
         process.wait(timeout=15)
     print(
         f"{args.readers} readers, {args.seconds:.0f} s a phase, gunicorn {args.workers} "
-        f"sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every second"
+        f"sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every "
+        f"{args.confirm_every:g} s"
     )
     for line in table(results):
         print(line)
+    print(
+        f"one reader alone, public page: cache hit {alone['hit']:.1f} ms, "
+        f"304 {alone['304']:.1f} ms (median of 100, round trip through gunicorn)"
+    )
     for name, (_tally, _elapsed, stale) in results.items():
         if stale:
             print(
