@@ -237,6 +237,28 @@ def one_reader(base: str, path: str, runs: int = 100) -> dict[str, float]:
     return out
 
 
+def server_time(path: str, runs: int = 200) -> dict[str, float]:
+    """Median server milliseconds in this process (Django's test client, no HTTP, no
+    client): a conditional GET answered 304 and a fresh GET that is a cache hit."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(SERVER_NAME="localhost", HTTP_ACCEPT_ENCODING="gzip")
+    etag = client.get(path)["ETag"]
+    out = {}
+    for name, extra in (("304", {"HTTP_IF_NONE_MATCH": etag}), ("hit", {})):
+        times = []
+        with CaptureQueriesContext(connection) as queries:
+            for _ in range(runs):
+                started = time.perf_counter()
+                client.get(path, **extra)
+                times.append(time.perf_counter() - started)
+        out[name] = 1000 * statistics.median(times)
+        out[f"{name} queries"] = len(queries) / runs
+    return out
+
+
 def table(results) -> list[str]:
     lines = [
         f"{'phase':<9} {'view':<8} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
@@ -321,6 +343,7 @@ def main(argv=None) -> int:
     finally:
         process.terminate()
         process.wait(timeout=15)
+    inside = server_time(paths["page"])
     print(
         f"{args.readers} readers, {args.seconds:.0f} s a phase, gunicorn {args.workers} "
         f"sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every "
@@ -331,6 +354,11 @@ def main(argv=None) -> int:
     print(
         f"one reader alone, public page: cache hit {alone['hit']:.1f} ms, "
         f"304 {alone['304']:.1f} ms (median of 100, round trip through gunicorn)"
+    )
+    print(
+        f"server time in process (test client, local-memory cache): 304 {inside['304']:.2f} ms "
+        f"with {inside['304 queries']:.0f} query, cache hit {inside['hit']:.2f} ms "
+        f"with {inside['hit queries']:.0f} query (medians of 200)"
     )
     for name, (_tally, _elapsed, stale) in results.items():
         if stale:
