@@ -226,7 +226,8 @@ if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Cache: local memory by default (the laptop needs no Redis). A server with several gunicorn
-# workers sets CACHE_URL (or REDIS_URL), e.g. redis://127.0.0.1:6379/1, for one shared cache.
+# workers sets CACHE_URL (or REDIS_URL), e.g. redis://127.0.0.1:6379/1, for one shared cache:
+# the rendered public standings live there, one entry per results version (issue 19).
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
 if CACHE_URL:
     CACHES = {

@@ -116,7 +116,8 @@ def _crawl(client, start_urls):
             if href.startswith(SKIP) or href in seen:
                 continue
             # One sort order and one page of each list is enough.
-            if re.search(r"[?&](sort|page)=", href):
+            # ?lang= links choose another language on public pages, as /i18n/ does elsewhere
+            if re.search(r"[?&](sort|page|lang)=", href):
                 continue
             queue.append(href)
     return pages, downloads

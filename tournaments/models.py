@@ -21,6 +21,9 @@ def default_tie_break_chain() -> list[str]:
     return list(DEFAULT_CHAIN)
 
 
+RESULTS_FIELDS = ("results_version", "results_changed_at")
+
+
 def default_prize_lines() -> list[int]:
     """Places 1..L win a prize or qualify; by default only the top place matters."""
     return [1]
@@ -158,7 +161,11 @@ class Event(models.Model):
         blank=True,
         help_text=_("Places 1..L win a prize or qualify; a tie across such a line is played off."),
     )
-    history = HistoricalRecords()
+    # Raised (tournaments.results.bump_results_version) in the transaction of every write
+    # that can change a public figure; public pages key their ETags and cache entries on it.
+    results_version = models.PositiveBigIntegerField(default=0, editable=False)
+    results_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    history = HistoricalRecords(excluded_fields=["results_version", "results_changed_at"])
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -176,6 +183,17 @@ class Event(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        # A save of an event loaded earlier must not write back an older results version
+        # (a later ETag could then match an older page): only the bump writes these fields.
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name not in RESULTS_FIELDS
+            ]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("tournaments:event_detail", args=[self.pk])

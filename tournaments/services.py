@@ -23,6 +23,7 @@ from common.history import delete_with_history, history_user, save_with_history
 from scoring.rules import PRESETS, RuleSetError, ruleset_from
 from tournaments import draw
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
+from tournaments.results import bump_results_version
 
 RULESET_FIELDS = ("ruleset_slug", "ruleset_overrides")
 
@@ -156,7 +157,9 @@ def update_event(actor, event: Event, **fields) -> Event:
     _check_season(fields.get("season", event.season), event.club)
     for name, value in fields.items():
         setattr(event, name, value)
-    return save_with_history(event, actor)
+    event = save_with_history(event, actor)
+    bump_results_version(event.pk)  # name, venue and dates head the public page
+    return event
 
 
 # Participants
@@ -232,14 +235,18 @@ def withdraw_participant(actor, participant: Participant, from_series: int) -> P
             % {"name": participant.player.full_name, "number": from_series}
         )
     participant.withdrawn_from_series = from_series
-    return save_with_history(participant, actor)
+    participant = save_with_history(participant, actor)
+    bump_results_version(participant.event_id)
+    return participant
 
 
 @transaction.atomic
 def undo_withdrawal(actor, participant: Participant) -> Participant:
     require_role(actor, participant.event.club, ORGANISER)
     participant.withdrawn_from_series = None
-    return save_with_history(participant, actor)
+    participant = save_with_history(participant, actor)
+    bump_results_version(participant.event_id)
+    return participant
 
 
 @transaction.atomic
@@ -302,6 +309,7 @@ def create_group(
         raise ValidationError(
             _("A member joined another %(kind)s meanwhile.") % {"kind": kind.label}
         ) from error
+    bump_results_version(event.pk)  # the pair and team standings
     return group
 
 
@@ -309,6 +317,7 @@ def create_group(
 def delete_group(actor, group: Group) -> None:
     require_role(actor, group.event.club, ORGANISER)
     delete_with_history(group, actor)
+    bump_results_version(group.event_id)  # the pair and team standings
 
 
 # Series
@@ -356,6 +365,7 @@ def create_playoff_series(actor, event: Event, seats: Sequence[int], playoff_of:
     for position, pid in enumerate(seats):
         seat = Seat(table=table, series=series, position=position, participant_id=pid)
         save_with_history(seat, actor, clean=False)
+    bump_results_version(event.pk)
     return series
 
 
@@ -373,6 +383,7 @@ def delete_series(actor, series: Series) -> None:
         raise ValidationError(_("Only the last series can be removed."))
     delete_seating(series, actor)
     delete_with_history(series, actor)
+    bump_results_version(series.event_id)
 
 
 def lock_series(series: Series) -> Series:

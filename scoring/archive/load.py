@@ -31,6 +31,7 @@ from scoring.archive.validate import ArchiveError, json_path, shorten, validate
 from scoring.models import Sheet, SheetVersion
 from scoring.sheets.storage import store_hands
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
+from tournaments.results import bump_results_version
 
 
 @dataclass
@@ -375,6 +376,7 @@ def import_event(data, *, rename: str | None = None, actor=None) -> ImportResult
         hands=hands,
     )
     result.warnings.extend(loader.warnings())
+    bump_results_version(event.pk)
     return result
 
 

@@ -22,6 +22,7 @@ from scoring.models import Sheet, SheetVersion
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets import services, storage
 from scoring.sheets.policy import latest_blind, may_resolve
+from tournaments.results import bump_results_version
 
 
 @dataclass
@@ -110,4 +111,5 @@ def resolve_dispute(
     )
     numbers = range(1, len(check.grid["hands"]) + 1)
     storage.store_hands(sheet, check, participants, numbers, series.event.ruleset)
+    bump_results_version(series.event_id)
     return version

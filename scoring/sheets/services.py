@@ -28,6 +28,7 @@ from scoring.sheets import policy
 from scoring.sheets.grid import CellChange, GridCheck, GridError
 from scoring.sheets.storage import RecomputeResult, next_version, recompute_event, store_hands
 from tournaments.models import Event, Seat, Table
+from tournaments.results import bump_results_version
 from tournaments.services import checked_ruleset
 
 
@@ -207,6 +208,8 @@ def save_sheet(
     version = next_version(sheet, actor, kind, check.grid, reason)
     numbers = range(1, len(check.grid["hands"]) + 1) if full else check.valid_hands
     stored = store_hands(sheet, check, participants, numbers, series.event.ruleset)
+    if kind == SheetVersion.Kind.CORRECTION:
+        bump_results_version(series.event_id)
     return SaveResult(sheet, version, check, stored)
 
 
@@ -279,7 +282,9 @@ def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> 
         )
     sheet.status = Sheet.Status.CONFIRMED
     sheet.confirmed_by, sheet.confirmed_at = actor, timezone.now()
-    return next_version(sheet, actor, SheetVersion.Kind.CONFIRMATION, content.grid)
+    version = next_version(sheet, actor, SheetVersion.Kind.CONFIRMATION, content.grid)
+    bump_results_version(table.series.event_id)
+    return version
 
 
 @transaction.atomic
@@ -312,6 +317,8 @@ def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> 
     else:
         sheet.status = Sheet.Status.DISPUTED
     version = next_version(sheet, actor, SheetVersion.Kind.BLIND, check.grid)
+    if confirmed:
+        bump_results_version(table.series.event_id)
     return BlindResult(sheet, version, confirmed, differences)
 
 
@@ -327,7 +334,9 @@ def recompute_results(actor, event: Event, reason: str) -> RecomputeResult:
     if not reason:
         raise ValidationError({"reason": _("Recomputing the results needs a reason.")})
     locked = Event.objects.select_for_update().get(pk=event.pk)
-    return recompute_event(locked, actor, reason)
+    result = recompute_event(locked, actor, reason)
+    bump_results_version(event.pk)
+    return result
 
 
 @transaction.atomic
@@ -350,4 +359,6 @@ def change_ruleset(actor, event: Event, slug: str, overrides: dict | None, reaso
     # The caller's object sees the new rule set too.
     event.ruleset_slug, event.ruleset_overrides = locked.ruleset_slug, locked.ruleset_overrides
     event.__dict__.pop("ruleset", None)
-    return recompute_event(locked, actor, reason)
+    result = recompute_event(locked, actor, reason)
+    bump_results_version(event.pk)
+    return result

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from common.forms import parse_int
 from scoring.standings import labels, selectors
+from scoring.standings.public import public_view
 from tournaments.models import Event
 
 
@@ -34,7 +35,8 @@ def _row_json(row: selectors.StandingRow, competition: str) -> dict:
     return data
 
 
-@require_GET
+@require_safe
+@public_view("api", ("competition", "series"), private_params=("provisional",))
 def api_standings(request, pk):
     """``GET /api/events/<id>/standings?competition=individual|pair|team&series=<n>``.
 

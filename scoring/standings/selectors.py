@@ -166,6 +166,29 @@ def event_standing(
     """
     if competition not in COMPETITIONS:
         raise ValueError(f"unknown competition {competition!r}")
+    return event_standings(
+        event,
+        competitions=(competition,),
+        scope=scope,
+        number=number,
+        include_entered=include_entered,
+        only_published=only_published,
+    )[competition]
+
+
+def event_standings(
+    event: Event,
+    *,
+    competitions=COMPETITIONS,
+    scope: str = OVERALL,
+    number: int | None = None,
+    include_entered: bool = False,
+    only_published: bool = True,
+) -> dict[str, EventStanding]:
+    """:func:`event_standing` of several competitions at once (the hall display): the
+    series, the aggregate and the participants are read once, each competition ranked once."""
+    if any(c not in COMPETITIONS for c in competitions):
+        raise ValueError(f"unknown competition in {competitions!r}")
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
     series = _visible_series(event, only_published)
@@ -196,64 +219,72 @@ def event_standing(
     chain = ranking_chain(
         metrics.normalize_chain(event.tie_break_chain or metrics.DEFAULT_CHAIN), ruleset.ties
     )
-    hib = ruleset.higher_is_better
     numbers = [s["number"] for s in counted]
+    out = {}
+    for competition in competitions:
+        if competition == INDIVIDUAL:
+            ranked, rows = _rank_individuals(event, chain, by_participant, playoff_results, info)
+        else:
+            ranked, rows = _rank_groups(event, chain, competition, by_participant, info, numbers)
+        standing = EventStanding(
+            event=event,
+            competition=competition,
+            scope=scope,
+            number=number,
+            rows=rows,
+            chain=chain,
+            series=series,
+            counted_series=numbers,
+            provisional=include_entered and any(r.provisional for r in rows),
+            only_published=only_published,
+            ties=[],
+            lots_seed=event.lots_seed,
+            days=days,
+            ties_policy=ruleset.ties,
+        )
+        if competition == INDIVIDUAL and scope == OVERALL:
+            lines = [int(x) for x in (event.prize_lines or [1])]
+            by_key = {row.key: row for row in rows}
+            standing.ties = [
+                [by_key[r.key] for r in group] for group in core.ties_on_lines(ranked, lines)
+            ]
+        out[competition] = standing
+    return out
 
-    if competition == INDIVIDUAL:
-        entries = [to_entry(pid, rs) for pid, rs in by_participant.items()]
-        if playoff_results:
-            places = playoff_places(playoff_results, hib)
-            entries = core.apply_playoff(
-                entries, {k: v for k, v in places.items() if k in by_participant}
-            )
-        ranked = _rank(event, entries, chain)
-        series_of = {pid: {r.number: r.total for r in rs} for pid, rs in by_participant.items()}
-        rows = [_individual_row(row, info, series_of) for row in ranked]
-    else:
-        groups, members = _groups(event, competition)
-        zero = metrics.Entry(key=0, total=0)
-        # Members' series totals aligned on the counted series (0 where not played).
-        aligned = {}
-        for pid in {m for ms in members.values() for m in ms}:
-            rs = {r.number: r for r in by_participant.get(pid, [])}
-            base = to_entry(pid, list(rs.values())) if rs else zero
-            aligned[pid] = metrics.Entry(
-                key=pid,
-                total=base.total,
-                hands_won=base.hands_won,
-                hand_rommes=base.hand_rommes,
-                hand_points=base.hand_points,
-                series_totals=tuple(rs[n].total if n in rs else 0 for n in numbers),
-                provisional=base.provisional,
-            )
-        played = {k: ms for k, ms in members.items() if any(m in by_participant for m in ms)}
-        entries = core.combine(aligned, played)
-        ranked = _rank(event, entries, chain)
-        rows = [_group_row(row, groups, members, info, numbers) for row in ranked]
 
-    standing = EventStanding(
-        event=event,
-        competition=competition,
-        scope=scope,
-        number=number,
-        rows=rows,
-        chain=chain,
-        series=series,
-        counted_series=numbers,
-        provisional=include_entered and any(r.provisional for r in rows),
-        only_published=only_published,
-        ties=[],
-        lots_seed=event.lots_seed,
-        days=days,
-        ties_policy=ruleset.ties,
-    )
-    if competition == INDIVIDUAL and scope == OVERALL:
-        lines = [int(x) for x in (event.prize_lines or [1])]
-        by_key = {row.key: row for row in rows}
-        standing.ties = [
-            [by_key[r.key] for r in group] for group in core.ties_on_lines(ranked, lines)
-        ]
-    return standing
+def _rank_individuals(event, chain, by_participant, playoff_results, info):
+    entries = [to_entry(pid, rs) for pid, rs in by_participant.items()]
+    if playoff_results:
+        places = playoff_places(playoff_results, event.ruleset.higher_is_better)
+        entries = core.apply_playoff(
+            entries, {k: v for k, v in places.items() if k in by_participant}
+        )
+    ranked = _rank(event, entries, chain)
+    series_of = {pid: {r.number: r.total for r in rs} for pid, rs in by_participant.items()}
+    return ranked, [_individual_row(row, info, series_of) for row in ranked]
+
+
+def _rank_groups(event, chain, competition, by_participant, info, numbers):
+    groups, members = _groups(event, competition)
+    zero = metrics.Entry(key=0, total=0)
+    # Members' series totals aligned on the counted series (0 where not played).
+    aligned = {}
+    for pid in {m for ms in members.values() for m in ms}:
+        rs = {r.number: r for r in by_participant.get(pid, [])}
+        base = to_entry(pid, list(rs.values())) if rs else zero
+        aligned[pid] = metrics.Entry(
+            key=pid,
+            total=base.total,
+            hands_won=base.hands_won,
+            hand_rommes=base.hand_rommes,
+            hand_points=base.hand_points,
+            series_totals=tuple(rs[n].total if n in rs else 0 for n in numbers),
+            provisional=base.provisional,
+        )
+    played = {k: ms for k, ms in members.items() if any(m in by_participant for m in ms)}
+    entries = core.combine(aligned, played)
+    ranked = _rank(event, entries, chain)
+    return ranked, [_group_row(row, groups, members, info, numbers) for row in ranked]
 
 
 def _individual_row(row: core.Row, info: dict, series_of: dict) -> StandingRow:

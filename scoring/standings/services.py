@@ -15,6 +15,7 @@ from scoring.models import Sheet
 from scoring.standings import core, metrics, selectors
 from tournaments import services
 from tournaments.models import Event, Participant, Season, Series
+from tournaments.results import bump_results_version
 
 
 def has_results(event: Event) -> bool:
@@ -46,9 +47,11 @@ def change_tie_break(actor, event: Event, chain: Sequence[str], reason: str) -> 
     if normalized == list(event.tie_break_chain or []):
         return event
     event.tie_break_chain = normalized
-    return save_with_history(
+    event = save_with_history(
         event, actor, reason or _("Tie-break chain set"), ["tie_break_chain"], clean=False
     )
+    bump_results_version(event.pk)
+    return event
 
 
 @transaction.atomic
@@ -63,9 +66,11 @@ def set_prize_lines(actor, event: Event, lines: Iterable[int], reason: str = "")
         raise ValidationError({"prize_lines": _("Enter at least one place, 1 or more.")})
     event = Event.objects.select_for_update().get(pk=event.pk)
     event.prize_lines = cleaned
-    return save_with_history(
+    event = save_with_history(
         event, actor, (reason or "").strip() or _("Prize lines set"), ["prize_lines"], clean=False
     )
+    bump_results_version(event.pk)
+    return event
 
 
 @transaction.atomic
@@ -88,6 +93,7 @@ def set_series_published(actor, series: Series, published: bool) -> Series:
     if series.published != published:
         series.published = published
         save_with_history(series, actor, update_fields=["published"], clean=False)
+        bump_results_version(series.event_id)
     return series
 
 

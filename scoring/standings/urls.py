@@ -15,6 +15,7 @@ urlpatterns = [
     path("series/<int:pk>/publish/", views.series_publish, name="series_publish"),
     path("public/events/<int:pk>/", views.public_standings, name="public"),
     path("public/events/<int:pk>/display/", views.display, name="display"),
+    path("public/events/<int:pk>/version.json", views.results_version, name="version"),
     path("players/<int:pk>/results/", views.player_results, name="player"),
     path("api/events/<int:pk>/standings", api.api_standings, name="api"),
     path("seasons/<int:pk>/ranking/", views.season_ranking, name="season"),

@@ -3,13 +3,15 @@ ranking (the JSON is `api.py`). Thin: ``selectors`` read, ``services`` write."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_tables2 import RequestConfig
 
 from clubs.models import Player
@@ -22,6 +24,8 @@ from scoring.standings import season as standings_season
 from scoring.standings.charts import results_chart
 from scoring.standings.forms import SeasonSettingsForm, TieBreakForm
 from scoring.standings.labels import tie_policy_text
+from scoring.standings.public import LANGUAGE_PARAM, public_view
+from scoring.standings.public import version_response as public_version_response
 from scoring.standings.tables import SeasonTable, StandingTable, season_rows, table_rows
 from tournaments.models import Event, Season, Series
 
@@ -42,7 +46,7 @@ def _selection(request, event_series: list[dict] | None = None) -> dict:
     return {"competition": competition, "scope": scope, "number": number}
 
 
-def _tabs(base_url: str, selection: dict) -> dict:
+def _tabs(base_url: str, selection: dict, suffix: str = "") -> dict:
     """Links of the competition tabs and the scope selectors, keeping the other choices."""
 
     def link(**changes):
@@ -50,7 +54,7 @@ def _tabs(base_url: str, selection: dict) -> dict:
         query = f"competition={params['competition']}&scope={params['scope']}"
         if params["scope"] != labels.OVERALL and params["number"] is not None:
             query += f"&n={params['number']}"
-        return f"{base_url}?{query}"
+        return f"{base_url}?{query}{suffix}"
 
     return {
         "competitions": [
@@ -66,12 +70,14 @@ def _tabs(base_url: str, selection: dict) -> dict:
     }
 
 
-def _scope_links(standing: selectors.EventStanding, base_url: str, selection: dict) -> list[dict]:
+def _scope_links(
+    standing: selectors.EventStanding, base_url: str, selection: dict, suffix: str = ""
+) -> list[dict]:
     def link(scope, number=None):
         query = f"competition={selection['competition']}&scope={scope}"
         if number is not None:
             query += f"&n={number}"
-        return f"{base_url}?{query}"
+        return f"{base_url}?{query}{suffix}"
 
     active = (selection["scope"], selection["number"])
     out = [
@@ -136,12 +142,16 @@ def _context(request, event, standing, *, base_url, public):
     }
     club_id = parse_int(request.GET.get("club"))
     rows = selectors.filter_by_club(standing.rows, club_id)
+    # A public page keeps the language chosen by its GET link (?lang=) in every link.
+    lang = request.GET.get(LANGUAGE_PARAM, "") if public else ""
+    suffix = f"&{LANGUAGE_PARAM}={lang}" if lang else ""
     return {
         "event": event,
         "standing": standing,
         "table": _table(request, standing, rows, link_players=not public),
-        "tabs": _tabs(base_url, selection)["competitions"],
-        "scopes": _scope_links(standing, base_url, selection),
+        "tabs": _tabs(base_url, selection, suffix)["competitions"],
+        "scopes": _scope_links(standing, base_url, selection, suffix),
+        "lang": lang,
         "selection": selection,
         "clubs": _clubs_of(standing),
         "club_id": club_id,
@@ -278,29 +288,58 @@ def tie_break(request, pk):
 # --------------------------------------------------------------------------- public
 
 
-@require_GET
+def _language_links(request, base_url: str) -> list[dict]:
+    """GET links to the page in each language: no form, so no CSRF cookie on public pages."""
+    current = translation.get_language()
+    links = []
+    for code, name in settings.LANGUAGES:
+        query = request.GET.copy()
+        query[LANGUAGE_PARAM] = code
+        links.append(
+            {
+                "code": code,
+                "name": translation.get_language_info(code)["name_local"] or name,
+                "url": f"{base_url}?{query.urlencode()}",
+                "active": code == current,
+            }
+        )
+    return links
+
+
+PUBLIC_PARAMS = ("competition", "scope", "n", "club", "sort")
+
+
+@require_safe
+@public_view("page", PUBLIC_PARAMS)
 def public_standings(request, pk):
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     standing = selectors.event_standing(event, **_selection(request), only_published=True)
-    context = _context(
-        request,
-        event,
-        standing,
-        base_url=reverse("standings:public", args=[event.pk]),
-        public=True,
-    )
+    base_url = reverse("standings:public", args=[event.pk])
+    context = _context(request, event, standing, base_url=base_url, public=True)
+    context["languages"] = _language_links(request, base_url)
+    context["version_url"] = reverse("standings:version", args=[event.pk])
     return render(request, "standings/public.html", context)
+
+
+@require_safe
+def results_version(request, pk):
+    """The results version of an event as JSON, polled by the display and the public page:
+    a counter, nothing about what changed."""
+    return public_version_response(request, pk)
 
 
 DISPLAY_ROWS = 20
 
 
-@require_GET
+@require_safe
+@public_view("display", ())
 def display(request, pk):
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     panels = []
+    # One read of the results and one ranking per competition (not one aggregate each).
+    standings = selectors.event_standings(event, only_published=True)
     for competition in labels.COMPETITIONS:
-        standing = selectors.event_standing(event, competition=competition, only_published=True)
+        standing = standings[competition]
         if not standing.rows:
             continue
         # Every row is shown: larger fields are paged through, DISPLAY_ROWS rows a page.
@@ -328,7 +367,14 @@ def display(request, pk):
     return render(
         request,
         "standings/display.html",
-        {"event": event, "panels": panels, "refresh_seconds": 30, "rotate_seconds": 10},
+        {
+            "event": event,
+            "panels": panels,
+            "refresh_seconds": 30,
+            "rotate_seconds": 10,
+            "poll_seconds": 5,
+            "version_url": reverse("standings:version", args=[event.pk]),
+        },
     )
 
 

@@ -49,3 +49,43 @@ def test_a_larger_field_is_paged_through_automatically(live_server, browser):
     page.reload()
     assert "Seite 2 von 3" in page.locator("[data-panel].active h2").inner_text()
     context.close()
+
+
+def test_the_display_and_the_public_page_follow_a_confirmation_without_a_reload(
+    live_server, browser
+):
+    from scoring.sheets import services
+    from tests.browser.test_sheet_trust import _login, _url
+    from tests.sheets.conftest import make_series, random_grid, scorer
+
+    series, tables = make_series(ClubFactory(name="Pik As Marburg", short_name="PAM"))
+    series.published = True
+    series.save()
+    club = series.event.club
+    grid = random_grid(seed=43)
+    services.save_sheet(scorer(club, "anna"), tables[0], grid, expected_version=0, submit=True)
+    scorer(club, "bernd")
+    display_url = f"{live_server.url}/public/events/{series.event_id}/display/"
+    public_url = f"{live_server.url}/public/events/{series.event_id}/"
+    context, display = _display(browser, display_url, "live-before")
+    public = context.new_page()
+    public.goto(public_url)
+    for page in (display, public):
+        page.evaluate("window.notReloaded = true")
+    assert "Anna Müller" not in display.locator("main").inner_text()
+
+    # Another browser, another person: Bernd confirms the sheet on its page.
+    ctx_b, b = _login(browser, live_server, "bernd", _url(tables[0]))
+    try:
+        b.click("#sheet-confirm")
+        b.locator(".messages .message").first.wait_for()
+    finally:
+        ctx_b.close()
+
+    # Within a poll or two the display and the page show the result, without a reload.
+    display.locator("[data-panel] td", has_text="Anna Müller").first.wait_for(timeout=12_000)
+    public.locator("[data-live] td", has_text="Anna Müller").first.wait_for(timeout=12_000)
+    assert display.evaluate("window.notReloaded") is True
+    assert public.evaluate("window.notReloaded") is True
+    display.screenshot(path=str(ARTIFACTS / "hall-display-live-after.png"))
+    context.close()

@@ -31,6 +31,7 @@ PUBLIC = {
     "standings:public": "public standings: published series only",
     "standings:display": "hall display: published series only",
     "standings:api": "read-only JSON: published series only for outsiders",
+    "standings:version": "the results version: a counter, no result",
 }
 # Any logged-in user may read these: the shared registry of clubs, players, events and
 # seatings (no results), and standings limited to published series for outsiders.
@@ -113,6 +114,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "standings:series_publish": {"pk": i["series"]},
         "standings:public": {"pk": i["event"]}, "standings:display": {"pk": i["event"]},
         "standings:player": {"pk": i["player"]}, "standings:api": {"pk": i["event"]},
+        "standings:version": {"pk": i["event"]},
         "standings:season": {"pk": i["season"]},
     }  # fmt: skip
     if name in simple:

@@ -1,0 +1,375 @@
+"""Read load: many spectators on the public standings, the hall display and the JSON while
+sheets are confirmed, against gunicorn with PostgreSQL and Redis on 127.0.0.1.
+
+    python -m bench.readers                  # 20 readers, 15 s uncached then 15 s cached
+    python -m bench.readers --readers 50 --seconds 10 --confirm-every 5
+
+It builds a championship-sized event in a fresh database (READERS_DATABASE_URL, default
+live_readers on the local server): 400 players, pairs and teams, four series confirmed and
+published, the fifth published with every sheet entered. gunicorn runs with the Redis
+cache (READERS_REDIS_URL). A writer confirms a sheet of series 5 every second (or every
+``--confirm-every`` seconds) during both phases, so the standings really change under the
+readers; a watcher refreshing the JSON every 100 ms measures how soon each one is public.
+
+* uncached: every reader is logged in, so every request computes the standing (the path
+  every request took before issue 19);
+* cached: anonymous readers, as phones, the display and club websites are; half of their
+  requests are conditional GETs with the ETag they saw last.
+
+Prints requests/s, p50/p95 latency, the share of 304 answers and errors per view and
+phase, and the cached/uncached throughput ratio. Each phase is bounded by its time limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+
+from bench.load import ROOT, start_gunicorn
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/live_readers"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/3"
+PASSWORD = "readers-bench-password-1"
+VIEWS = {"page": 0.5, "display": 0.2, "json": 0.3}
+
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    not_modified: dict[str, int] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, view: str, seconds: float, status: int) -> None:
+        with self.lock:
+            self.latencies.setdefault(view, []).append(seconds)
+            if status == 304:
+                self.not_modified[view] = self.not_modified.get(view, 0) + 1
+            elif status != 200:
+                self.errors[view] = self.errors.get(view, 0) + 1
+
+
+def prepare(db_url: str):
+    """Fresh database with the event, a viewer for the uncached phase and a confirmer."""
+    import psycopg
+
+    parsed = urllib.parse.urlparse(db_url)
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
+    os.environ["DEBUG"] = "1"  # this process only; gunicorn runs with production settings
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from bench.datasets import _clubs, _players
+    from clubs.models import ClubRole
+    from scoring.demo.generate import Plan, generate_event
+    from tournaments.models import Series
+
+    call_command("migrate", verbosity=0)
+    clubs = _clubs(20, "R")
+    players = _players(400, clubs, "R")
+    event = generate_event(
+        Plan(name="Lesetest", club=clubs[0], players=players, series=5, rounds=2, pairs=100,
+             teams=25, confirmed_series=4, entered_tables=100, seed=19)
+    )  # fmt: skip
+    Series.objects.filter(event=event).update(published=True)
+    User = get_user_model()
+    viewer = User.objects.create_user("viewer", password=PASSWORD)
+    confirmer = User.objects.create_user("confirmer", password=PASSWORD)
+    ClubRole.objects.create(user=viewer, club=clubs[0], role=ClubRole.Role.VIEWER)
+    ClubRole.objects.create(user=confirmer, club=clubs[0], role=ClubRole.Role.SCORER)
+    return event, confirmer
+
+
+def login(base: str) -> str:
+    """The session cookie of the viewer (for the uncached phase)."""
+    import http.cookiejar
+
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(base + "/login/").read()
+    token = next(c.value for c in jar if c.name == "csrftoken")
+    body = urllib.parse.urlencode(
+        {"username": "viewer", "password": PASSWORD, "csrfmiddlewaretoken": token}
+    ).encode()
+    opener.open(urllib.request.Request(base + "/login/", data=body, headers={"Referer": base}))
+    return "; ".join(f"{c.name}={c.value}" for c in jar)
+
+
+def reader(base, paths, cookie, conditional, stop, tally, seed):
+    rng = random.Random(seed)
+    etags: dict[str, str] = {}
+    names, weights = list(VIEWS), list(VIEWS.values())
+    while not stop.is_set():
+        view = rng.choices(names, weights)[0]
+        headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
+        if cookie:
+            headers["Cookie"] = cookie
+        if conditional and view in etags and rng.random() < 0.5:
+            headers["If-None-Match"] = etags[view]
+        started = time.perf_counter()
+        try:
+            with urllib.request.urlopen(
+                urllib.request.Request(base + paths[view], headers=headers), timeout=30
+            ) as response:
+                response.read()
+                status = response.status
+                if response.headers.get("ETag"):
+                    etags[view] = response.headers["ETag"]
+        except urllib.error.HTTPError as error:
+            status = error.code
+        except OSError:
+            status = 0
+        tally.add(view, time.perf_counter() - started, status)
+
+
+def writer(event, confirmer, stop, confirmed, every):
+    """Confirms an entered sheet of series 5 every ``every`` seconds (each bumps the
+    results version, so every cached entry of the event is rendered anew)."""
+    from django.db import connection
+
+    from scoring.models import Sheet
+    from scoring.sheets.services import confirm_sheet
+
+    sheets = list(
+        Sheet.objects.filter(table__series__event=event, status=Sheet.Status.ENTERED)
+        .select_related("table__series__event__club")
+        .order_by("table__number")
+    )
+    for sheet in sheets:
+        if stop.wait(every):
+            break
+        grid = sheet.versions.order_by("-number").first().grid
+        confirm_sheet(confirmer, sheet.table, grid, expected_version=sheet.version)
+        confirmed.append(time.monotonic())
+    connection.close()
+
+
+def watcher(base, path, cookie, stop, changes):
+    """A reader refreshing the public JSON every 100 ms: when its rows change."""
+    import hashlib
+
+    headers = {"Cookie": cookie} if cookie else {}
+    last = None
+    while not stop.wait(0.1):
+        try:
+            with urllib.request.urlopen(
+                urllib.request.Request(base + path, headers=headers), timeout=30
+            ) as response:
+                digest = hashlib.sha256(response.read()).hexdigest()
+        except OSError:
+            continue
+        if digest != last:
+            changes.append(time.monotonic())
+            last = digest
+
+
+def staleness(confirmed: list[float], changes: list[float]) -> list[float]:
+    """Per confirmation: seconds until the public JSON first showed a change after it."""
+    out = []
+    for when in confirmed:
+        later = [c for c in changes if c >= when]
+        if later:
+            out.append(later[0] - when)
+    return out
+
+
+def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every):
+    tally, stop, confirmed, changes = Tally(), threading.Event(), [], []
+    threads = [
+        threading.Thread(
+            target=reader, args=(base, paths, cookie, name == "cached", stop, tally, i)
+        )
+        for i in range(readers)
+    ]
+    write = threading.Thread(target=writer, args=(event, confirmer, stop, confirmed, every))
+    watch = threading.Thread(target=watcher, args=(base, paths["json"], cookie, stop, changes))
+    started = time.perf_counter()
+    write.start()
+    watch.start()
+    for t in threads:
+        t.start()
+    stop.wait(seconds)
+    stop.set()
+    for t in [*threads, write, watch]:
+        t.join(timeout=35)
+    return tally, time.perf_counter() - started, staleness(confirmed, changes)
+
+
+def one_reader(base: str, path: str, runs: int = 100) -> dict[str, float]:
+    """Median milliseconds of one reader alone: a fresh GET (a cache hit) and a
+    conditional GET answered 304, each ``runs`` times in a row."""
+    headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
+    with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers)) as r:
+        r.read()
+        etag = r.headers["ETag"]
+    out = {}
+    for name, extra in (("hit", {}), ("304", {"If-None-Match": etag})):
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            try:
+                with urllib.request.urlopen(
+                    urllib.request.Request(base + path, headers={**headers, **extra})
+                ) as response:
+                    response.read()
+            except urllib.error.HTTPError as error:
+                assert error.code == 304, error.code
+            times.append(time.perf_counter() - started)
+        out[name] = 1000 * statistics.median(times)
+    return out
+
+
+def server_time(path: str, runs: int = 200) -> dict[str, float]:
+    """Median server milliseconds in this process (Django's test client, no HTTP, no
+    client): a conditional GET answered 304 and a fresh GET that is a cache hit."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(SERVER_NAME="localhost", HTTP_ACCEPT_ENCODING="gzip")
+    etag = client.get(path)["ETag"]
+    out = {}
+    for name, extra in (("304", {"HTTP_IF_NONE_MATCH": etag}), ("hit", {})):
+        times = []
+        with CaptureQueriesContext(connection) as queries:
+            for _ in range(runs):
+                started = time.perf_counter()
+                client.get(path, **extra)
+                times.append(time.perf_counter() - started)
+        out[name] = 1000 * statistics.median(times)
+        out[f"{name} queries"] = len(queries) / runs
+    return out
+
+
+def table(results) -> list[str]:
+    lines = [
+        f"{'phase':<9} {'view':<8} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
+        f"{'304 %':>6} {'errors':>6}"
+    ]
+    rates = {}
+    for name, (tally, elapsed, _writes) in results.items():
+        every = []
+        for view in [*VIEWS, "all"]:
+            lat = every if view == "all" else tally.latencies.get(view, [])
+            if view != "all":
+                every.extend(lat)
+            if not lat:
+                continue
+            n304 = (
+                sum(tally.not_modified.values())
+                if view == "all"
+                else tally.not_modified.get(view, 0)
+            )
+            errors = sum(tally.errors.values()) if view == "all" else tally.errors.get(view, 0)
+            ms = sorted(x * 1000 for x in lat)
+            p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+            rate = len(lat) / elapsed
+            rates[(name, view)] = rate
+            lines.append(
+                f"{name:<9} {view:<8} {len(lat):>8} {rate:>7.1f} {statistics.median(ms):>7.1f} "
+                f"{p95:>7.1f} {100 * n304 / len(lat):>6.1f} {errors:>6}"
+            )
+    ratios = [
+        f"{view} {rates[('cached', view)] / rates[('uncached', view)]:.1f}x"
+        for view in [*VIEWS, "all"]
+        if rates.get(("uncached", view)) and rates.get(("cached", view))
+    ]
+    lines.append("cached/uncached requests/s: " + ", ".join(ratios))
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", default=os.environ.get("READERS_DATABASE_URL", DEFAULT_DB))
+    parser.add_argument("--redis", default=os.environ.get("READERS_REDIS_URL", DEFAULT_REDIS))
+    parser.add_argument("--readers", type=int, default=20, help="concurrent readers")
+    parser.add_argument("--seconds", type=float, default=15, help="length of each phase")
+    parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
+    parser.add_argument("--port", type=int, default=8101)
+    parser.add_argument(
+        "--confirm-every", type=float, default=1.0, help="seconds between confirmations"
+    )
+    args = parser.parse_args(argv)
+    args.seconds = min(args.seconds, 25)  # two phases stay within a minute
+
+    os.chdir(ROOT)
+    event, confirmer = prepare(args.database)
+    import redis
+
+    redis.Redis.from_url(args.redis).flushdb()
+    os.environ["REDIS_URL"] = args.redis
+    process = start_gunicorn(args.database, args.port, args.workers)
+    base = f"http://127.0.0.1:{args.port}"
+    paths = {
+        "page": f"/public/events/{event.pk}/",
+        "display": f"/public/events/{event.pk}/display/",
+        "json": f"/api/events/{event.pk}/standings",
+    }
+    try:
+        cookie = login(base)
+        results = {
+            name: phase(
+                name,
+                base,
+                paths,
+                cookie if name == "uncached" else "",
+                args.readers,
+                args.seconds,
+                event,
+                confirmer,
+                args.confirm_every,
+            )
+            for name in ("uncached", "cached")
+        }
+        alone = one_reader(base, paths["page"])
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+    inside = server_time(paths["page"])
+    print(
+        f"{args.readers} readers, {args.seconds:.0f} s a phase, gunicorn {args.workers} "
+        f"sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every "
+        f"{args.confirm_every:g} s"
+    )
+    for line in table(results):
+        print(line)
+    print(
+        f"one reader alone, public page: cache hit {alone['hit']:.1f} ms, "
+        f"304 {alone['304']:.1f} ms (median of 100, round trip through gunicorn)"
+    )
+    print(
+        f"server time in process (test client, local-memory cache): 304 {inside['304']:.2f} ms "
+        f"with {inside['304 queries']:.0f} query, cache hit {inside['hit']:.2f} ms "
+        f"with {inside['hit queries']:.0f} query (medians of 200)"
+    )
+    for name, (_tally, _elapsed, stale) in results.items():
+        if stale:
+            print(
+                f"{name}: {len(stale)} sheets confirmed; the public JSON showed each after "
+                f"median {1000 * statistics.median(stale):.0f} ms, "
+                f"max {1000 * max(stale):.0f} ms (+ the 5 s poll of a display or phone)"
+            )
+    errors = sum(sum(r[0].errors.values()) for r in results.values())
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

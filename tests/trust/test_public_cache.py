@@ -1,0 +1,179 @@
+"""Public standings behind ETags and a shared cache (issue 19): a 304 costs one query,
+nothing unpublished or unconfirmed reaches a public cache entry, a correction is never
+hidden by an old entry, and anonymous public responses set no cookie and are compressed."""
+
+import gzip
+import pickle
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from scoring.sheets.services import save_sheet
+from scoring.standings.services import set_series_published
+from tests.trust.conftest import secret_grid, shown
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC = ("standings:public", "standings:display", "standings:api")
+
+
+def _url(name, event, query=""):
+    return reverse(name, args=[event.pk]) + query
+
+
+def _cached_texts() -> list[str]:
+    """Every body in the local-memory cache of the test settings, as text."""
+    texts = []
+    for value in cache._cache.values():  # LocMemCache keeps pickled values
+        entry = pickle.loads(value)
+        if isinstance(entry, tuple) and len(entry) == 3:
+            texts.append(entry[1].decode())
+    return texts
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_anonymous_public_responses_are_cacheable_and_cookie_free(client, world, name):
+    response = client.get(_url(name, world["event"]), HTTP_ACCEPT_ENCODING="gzip, br")
+    assert response.status_code == 200
+    assert response["ETag"].startswith('"') and response["ETag"].endswith('-gz"')
+    assert response["Last-Modified"]
+    assert response["Cache-Control"] == "public, max-age=5"
+    assert response["Content-Encoding"] == "gzip"
+    vary = [v.strip().lower() for v in response["Vary"].split(",")]
+    assert "cookie" not in vary and "accept-encoding" in vary
+    assert not response.cookies, response.cookies
+    gzip.decompress(response.content)  # a real gzip body
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_a_matching_etag_answers_304_after_one_query(client, world, name,
+                                                     django_assert_max_num_queries):  # fmt: skip
+    url = _url(name, world["event"])
+    etag = client.get(url)["ETag"]
+    with django_assert_max_num_queries(1):
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304 and response["ETag"] == etag
+    # The second full GET is a cache hit: one query as well, no standing computed.
+    with django_assert_max_num_queries(1):
+        assert client.get(url).status_code == 200
+
+
+def test_the_etag_depends_on_language_view_and_query(client, world):
+    event = world["event"]
+    tags = {
+        client.get(_url("standings:public", event, q))["ETag"]
+        for q in ("", "?lang=en", "?competition=pair", "?scope=series&n=1")
+    }
+    tags.add(client.get(_url("standings:display", event))["ETag"])
+    assert len(tags) == 5
+    # Unknown parameters neither split the cache nor reach the page.
+    plain = client.get(_url("standings:public", event))
+    junk = client.get(_url("standings:public", event, "?utm=evil&x=1"))
+    assert junk["ETag"] == plain["ETag"] and b"evil" not in junk.content
+
+
+def test_logged_in_and_provisional_views_are_private(client, world, organiser_a):
+    event = world["event"]
+    assert "private" in client.get(_url("standings:api", event, "?provisional=1"))["Cache-Control"]
+    client.force_login(organiser_a)
+    for name in PUBLIC:
+        response = client.get(_url(name, event), HTTP_ACCEPT_ENCODING="gzip")
+        assert "private" in response["Cache-Control"]
+        assert not response.has_header("ETag") and not response.has_header("Content-Encoding")
+    data = client.get(_url("standings:api", event, "?provisional=1")).json()
+    assert data["provisional"] is True
+    assert not shown(" ".join(_cached_texts()), world["secrets"])
+
+
+def test_nothing_unpublished_or_unconfirmed_reaches_a_public_cache_entry(client, world,
+                                                                         organiser_a):  # fmt: skip
+    event = world["event"]
+    cache.clear()
+    # The director reads everything first; then the public reads every view and query.
+    client.force_login(organiser_a)
+    for query in ("?provisional=1", ""):
+        client.get(_url("standings:api", event, query))
+        client.get(_url("standings:public", event, query))
+    client.logout()
+    for name in PUBLIC:
+        for query in ("", "?provisional=1", "?competition=pair", "?series=1", "?lang=en"):
+            client.get(_url(name, event, query))
+    texts = _cached_texts()
+    assert texts, "the public views were cached"
+    assert not shown(" ".join(texts), world["secrets"])
+    # Published: the confirmed sheet is public, the entered one still is not.
+    set_series_published(organiser_a, world["series"], True)
+    for name in PUBLIC:
+        client.get(_url(name, event))
+    fresh = " ".join(_cached_texts())
+    assert shown(fresh, world["confirmed"]) == world["confirmed"]
+    assert not shown(fresh, world["entered"])
+
+
+def test_a_correction_is_never_hidden_by_a_cached_entry(client, world, organiser_a):
+    event, table = world["event"], world["tables"][0]
+    set_series_published(organiser_a, world["series"], True)
+    before = {name: client.get(_url(name, event)) for name in PUBLIC}
+    assert shown(before["standings:public"].content.decode(), world["confirmed"])
+    corrected, totals = secret_grid(900)
+    save_sheet(organiser_a, table, corrected, expected_version=2, submit=True, reason="Tippfehler")
+    new = [str(abs(t)) for t in totals]
+    for name in PUBLIC:
+        response = client.get(_url(name, event), HTTP_IF_NONE_MATCH=before[name]["ETag"])
+        assert response.status_code == 200, name
+        assert response["ETag"] != before[name]["ETag"]
+        text = response.content.decode()
+        assert shown(text, new) == new, name
+
+
+def test_the_version_endpoint_is_a_cheap_public_counter(client, world, organiser_a,
+                                                        django_assert_max_num_queries):  # fmt: skip
+    url = _url("standings:version", world["event"])
+    response = client.get(url)
+    assert response.json() == {"version": 1}  # the one confirmation of the world
+    assert not response.cookies and "Cookie" not in response.get("Vary", "")
+    with django_assert_max_num_queries(1):
+        assert client.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+    set_series_published(organiser_a, world["series"], True)
+    assert client.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).json() == {"version": 2}
+
+
+def test_the_public_page_offers_languages_as_links_not_a_form(client, world):
+    response = client.get(_url("standings:public", world["event"], "?lang=en"))
+    text = response.content.decode()
+    assert "csrfmiddlewaretoken" not in text and "set_language" not in text
+    assert "?lang=de" in text and 'lang="en"' in text
+    assert "Standings" in text  # English, chosen by the link
+
+
+def test_an_error_answer_is_neither_cached_nor_public(client, world, organiser_a):
+    set_series_published(organiser_a, world["series"], True)
+    cache.clear()
+    response = client.get(_url("standings:api", world["event"], "?series=9"))
+    assert response.status_code == 404
+    assert "public" not in response.get("Cache-Control", "") and not response.has_header("ETag")
+    assert not _cached_texts()
+
+
+def test_a_waiting_reader_takes_the_entry_another_one_renders(client, world, organiser_a):
+    """While one app server renders an entry (its lock taken), another request does not
+    rank the field again: it waits for the entry and serves it."""
+    from scoring.standings import public
+
+    set_series_published(organiser_a, world["series"], True)
+    url = _url("standings:api", world["event"])
+    first = client.get(url)
+    key = next(k for k in cache._cache if ":public:api:" in k).split(":", 2)[2]
+    entry = cache.get(key)
+    cache.delete(key)
+    cache.add(f"{key}:lock", 1)
+
+    def render():
+        raise AssertionError("rendered although another request holds the lock")
+
+    import threading
+
+    threading.Timer(0.2, lambda: cache.set(key, entry)).start()
+    assert public._render_once(key, render) == entry
+    assert first.status_code == 200
