@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Hand, HandSeat, Sheet, SheetVersion
+from .models import Hand, HandSeat, SeatTotal, Sheet, SheetVersion
 
 
 class SheetVersionInline(admin.TabularInline):
@@ -56,3 +56,22 @@ class HandSeatAdmin(admin.ModelAdmin):
     ]
     search_fields = ["participant__player__family_name", "participant__player__player_number"]
     raw_id_fields = ["hand", "participant"]
+
+
+@admin.register(SeatTotal)
+class SeatTotalAdmin(admin.ModelAdmin):
+    """Derived from the stored hands (scoring.sheets.storage): shown, never edited here."""
+
+    list_display = ["sheet", "position", "participant", "points", "lost_hand_points",
+                    "hands_won", "hand_rommes"]  # fmt: skip
+    search_fields = ["participant__player__family_name", "participant__player__player_number"]
+    raw_id_fields = ["sheet", "participant"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
