@@ -18,7 +18,7 @@ GAP = "  "
 
 @dataclass
 class TextList:
-    """An ExportTable as aligned text lines, as templates/exports/text_lists.html reads it."""
+    """An ExportTable as aligned text lines, as templates/exports/ranking.html reads it (the workbook's hand lists)."""
 
     title: str
     header: str  # one or two lines
