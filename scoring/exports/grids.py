@@ -95,48 +95,40 @@ def _widths(columns, texts: list[list[str]]) -> list[float]:
     """Each column's width in mm. Every column first gets its minimum: numbers as wide as
     their longest value (they never wrap), headers hyphenated after 3 letters. The rest of
     the page goes, in this order, to the texts (names on one line), to the headers of
-    numbers up to 5 letters, then up to 9 letters (whole words), and what is left to the
-    texts again."""
+    numbers up to 5 letters, then to whole words, and what is left to the texts again."""
     numeric = [c.numeric for c in columns]
     content = [
         max((_text_mm(t, c.numeric) for t in values), default=0.0) + PADDING_MM
         for c, values in zip(columns, texts, strict=True)
     ]
-    text_wanted = [max(w, _header_mm(c, 9)) for c, w in zip(columns, content, strict=False)]
-    widths = [
-        max(w, _header_mm(c, NARROW_HEADER_WORD)) if n else min(t, MIN_TEXT_MM)
-        for c, w, t, n in zip(columns, content, text_wanted, numeric, strict=False)
-    ]
-    stages = [
-        [None if n else t for n, t in zip(numeric, text_wanted, strict=False)],
-        [
-            max(w, _header_mm(c, HEADER_WORD)) if n else None
-            for c, w, n in zip(columns, content, numeric, strict=False)
-        ],
-        [
-            max(w, _header_mm(c, 9)) if n else None
-            for c, w, n in zip(columns, content, numeric, strict=False)
-        ],
-    ]
-    for targets in stages:
+    # Per column: (minimum, wish of each stage); None: the stage does not widen it.
+    plans = []
+    for column, width in zip(columns, content, strict=True):
+        if column.numeric:
+            minimum = max(width, _header_mm(column, NARROW_HEADER_WORD))
+            short, whole = (max(width, _header_mm(column, n)) for n in (HEADER_WORD, 99))
+            plans.append((minimum, [None, short, whole]))
+        else:
+            wish = max(width, _header_mm(column, 99))
+            plans.append((min(wish, MIN_TEXT_MM), [wish, None, None]))
+    widths = [minimum for minimum, _ in plans]
+    for stage in range(3):
         room = PAGE_MM - sum(widths)
         need = [
-            max(0.0, t - w) if t is not None else 0.0 for t, w in zip(targets, widths, strict=False)
+            max(0.0, wishes[stage] - w) if wishes[stage] is not None else 0.0
+            for (_, wishes), w in zip(plans, widths, strict=True)
         ]
-        if room <= 0 or not sum(need):
-            continue
-        share = min(1.0, room / sum(need))
-        widths = [w + d * share for w, d in zip(widths, need, strict=False)]
+        if room > 0 and sum(need):
+            share = min(1.0, room / sum(need))
+            widths = [w + d * share for w, d in zip(widths, need, strict=True)]
     room = PAGE_MM - sum(widths)
-    texts_total = sum(w for w, n in zip(widths, numeric, strict=False) if not n)
+    texts_total = sum(w for w, n in zip(widths, numeric, strict=True) if not n)
+    if room > 0 and texts_total:
+        return [
+            w if n else w + room * w / texts_total for w, n in zip(widths, numeric, strict=True)
+        ]
     if room > 0:
-        if texts_total:
-            widths = [
-                w if n else w + room * w / texts_total
-                for w, n in zip(widths, numeric, strict=False)
-            ]
-        else:
-            widths = [w * PAGE_MM / sum(widths) for w in widths]
+        return [w * PAGE_MM / sum(widths) for w in widths]
     return widths
 
 
