@@ -88,7 +88,7 @@ def test_standings_pdf_in_german_repeats_the_header_row(club_a):
 
 def test_standings_pdf_marks_provisional_on_every_page(club_a):
     event = _event(club_a, 60, series=2, rounds=1, confirmed_series=1, entered_tables=2, seed=5)
-    content, pages = _german_pdf("standings", event)
+    _content, pages = _german_pdf("standings", event)
     assert len(pages) >= 2
     text = "\n".join(pages)
     assert "VORLÄUFIG: Noch nicht alle Spielzettel sind bestätigt" in pages[0]
