@@ -86,7 +86,9 @@ def _text_mm(text: str, numeric: bool) -> float:
 
 def _header_mm(column, letters: int) -> float:
     """The width of the header's longest word, cut to `letters` (plus a hyphen if cut)."""
-    words = [w if len(w) <= letters else w[:letters] + "-" for w in str(column.header).split()]
+    # Short words ("Platz", "Summe") have no good place for a hyphen: never cut.
+    keep = max(letters, HEADER_WORD)
+    words = [w if len(w) <= keep else w[:letters] + "-" for w in str(column.header).split()]
     widest = max((_em(w, "DejaVuSans-Bold.ttf") for w in words), default=0.0)
     return widest * HEADER_PT_MM + PADDING_MM
 
