@@ -100,7 +100,9 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
     return rows
 
 
-def export_rows(event, runs: int, *, season=None, workbook_pdf=False) -> list[Measurement]:
+def export_rows(
+    event, runs: int, *, season=None, workbook_pdf=False, prints_only=False
+) -> list[Measurement]:
     from scoring.exports.registry import EXPORTERS
     from scoring.exports.rendering import render_export
 
@@ -113,6 +115,8 @@ def export_rows(event, runs: int, *, season=None, workbook_pdf=False) -> list[Me
         ("standings", event, "xlsx", None),
         ("event-workbook", event, "xlsx", 5_000),
     ]
+    if prints_only:  # the standings, season and workbook PDFs (issue 13)
+        cases = [("standings", event, "pdf", 5_000)]
     if workbook_pdf:  # a job in the app (minutes): no budget
         cases.append(("event-workbook", event, "pdf", None))
     if season is not None:
@@ -143,7 +147,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--only-exports",
         action="store_true",
-        help="only the export rows (large and season data), with the workbook as PDF",
+        help="only the PDFs of standings, season ranking and workbook (large and season data)",
     )
     args = parser.parse_args(argv)
     if args.db:
@@ -180,7 +184,7 @@ def run(args, database: str) -> list[Measurement]:
         from bench.datasets import build
 
         large, season = build("large"), build("season")
-        rows = export_rows(large, 3, season=season, workbook_pdf=True)
+        rows = export_rows(large, 3, season=season, workbook_pdf=True, prints_only=True)
         print_table(rows)
         return rows
     rows = rules_rows(2_000 if args.short else 100_000)
