@@ -100,7 +100,9 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
     return rows
 
 
-def export_rows(event, runs: int) -> list[Measurement]:
+def export_rows(
+    event, runs: int, *, season=None, workbook_pdf=False, prints_only=False
+) -> list[Measurement]:
     from scoring.exports.registry import EXPORTERS
     from scoring.exports.rendering import render_export
 
@@ -113,6 +115,12 @@ def export_rows(event, runs: int) -> list[Measurement]:
         ("standings", event, "xlsx", None),
         ("event-workbook", event, "xlsx", 5_000),
     ]
+    if prints_only:  # the standings, season and workbook PDFs (issue 13)
+        cases = [("standings", event, "pdf", 5_000)]
+    if workbook_pdf:  # a job in the app (minutes): no budget
+        cases.append(("event-workbook", event, "pdf", None))
+    if season is not None:
+        cases.append(("season-ranking", season.club, "pdf", None))
     rows = []
     for slug, obj, fmt, budget in cases:
         if slug not in EXPORTERS:
@@ -120,8 +128,10 @@ def export_rows(event, runs: int) -> list[Measurement]:
         tables = series.tables.count()
         what = f"export {slug}.{fmt}" + (f" ({tables} tables)" if slug == "score-sheets" else "")
         rows.append(
-            measure(what, "large", lambda s=slug, o=obj, f=fmt: render_export(s, o, f),
-                    runs=runs, warmup=0, budget_ms=budget, count_queries=False)
+            measure(what, "season" if slug == "season-ranking" else "large",
+                    lambda s=slug, o=obj, f=fmt: render_export(s, o, f),
+                    runs=1 if (slug, fmt) == ("event-workbook", "pdf") else runs,
+                    warmup=0, budget_ms=budget, count_queries=False)
         )  # fmt: skip
     return rows
 
@@ -134,6 +144,11 @@ def main(argv=None) -> int:
     parser.add_argument("--db", help="databases side by side, e.g. sqlite,postgresql")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
     parser.add_argument("--skip-exports", action="store_true", help="leave out the exports")
+    parser.add_argument(
+        "--only-exports",
+        action="store_true",
+        help="only the PDFs of standings, season ranking and workbook (large and season data)",
+    )
     args = parser.parse_args(argv)
     if args.db:
         from bench import compare
@@ -146,6 +161,7 @@ def main(argv=None) -> int:
     finally:
         teardown_django()
     command = "python -m bench" + (" --short" if args.short else "")
+    command += " --only-exports" if args.only_exports else ""
     print(f"\n{database}; {time.perf_counter() - started:.0f} s in all; `{command}`")
     if args.write:
         write_doc(rows, database, command)
@@ -164,6 +180,13 @@ def run(args, database: str) -> list[Measurement]:
     from clubs.models import Player
 
     runs = 3 if args.short else args.runs
+    if args.only_exports:
+        from bench.datasets import build
+
+        large, season = build("large"), build("season")
+        rows = export_rows(large, 3, season=season, workbook_pdf=True, prints_only=True)
+        print_table(rows)
+        return rows
     rows = rules_rows(2_000 if args.short else 100_000)
     sizes = ("small",) if args.short else ("small", "large", "season")
     built = {}
@@ -188,7 +211,7 @@ def run(args, database: str) -> list[Measurement]:
         rows += workflow_rows("large", players, large.club, runs)
         rows += standings_bench.measurements(large, built["season"], runs)
         if not args.skip_exports:
-            rows += export_rows(large, 3)
+            rows += export_rows(large, 3, season=built["season"])
     print_table(rows)
     return rows
 

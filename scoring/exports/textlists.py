@@ -18,7 +18,8 @@ GAP = "  "
 
 @dataclass
 class TextList:
-    """An ExportTable as aligned text lines, as templates/exports/text_lists.html reads it."""
+    """An ExportTable as aligned text lines: the workbook's hand lists, as
+    templates/exports/ranking.html reads them."""
 
     title: str
     header: str  # one or two lines

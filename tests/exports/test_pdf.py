@@ -10,6 +10,15 @@ pytestmark = pytest.mark.django_db
 
 A4 = (595, 842)  # points
 
+# print.css and the app's own fonts it names (static/fonts); nothing else is fetched.
+STYLESHEET_AND_FONTS = [
+    "https://romme-ledger.invalid/static/css/print.css",
+    *(
+        f"https://romme-ledger.invalid/static/fonts/{name}.ttf"
+        for name in ("DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono", "DejaVuSansMono-Bold")
+    ),
+]
+
 
 @pytest.fixture
 def fetched(monkeypatch):
@@ -44,10 +53,8 @@ def test_player_registry_pdf(club_a, players_a, fetched):
     # Header and footer: the club's name and "page x of y".
     assert "Herz Dame Kassel" in text
     assert "Page 1 of 1" in text
-    # Only the stylesheet came through the fetcher, from the app's static files.
-    assert [u for u in fetched if not u.startswith("data:")] == [
-        "https://romme-ledger.invalid/static/css/print.css"
-    ]
+    # Only the stylesheet and its fonts came through the fetcher, from the app's static files.
+    assert [u for u in fetched if not u.startswith("data:")] == STYLESHEET_AND_FONTS
 
 
 def test_seating_list_pdf_repeats_the_header_row_after_page_breaks(event_a, club_a):
@@ -116,11 +123,8 @@ def test_score_sheets_pdf(series_a, fetched):
     code = sheet_code(series_a.pk, 1)
     assert f"http://hall.local/exports/s/{code}/" in first.replace("\n", "")
     assert f"Sheet code {code}" in first
-    # Nothing but the stylesheet and the QR data: URIs went to the fetcher.
-    assert {u.split(",")[0] for u in fetched} == {
-        "https://romme-ledger.invalid/static/css/print.css",
-        "data:image/png;base64",
-    }
+    # Nothing but the stylesheet, its fonts and the QR data: URIs went to the fetcher.
+    assert {u.split(",")[0] for u in fetched} == {*STYLESHEET_AND_FONTS, "data:image/png;base64"}
 
 
 def test_score_sheet_qr_encodes_the_entry_page(series_a):

@@ -119,18 +119,18 @@ def test_standings_pdf_shows_every_table_with_names_and_totals(event):
     reader = read_pdf(content)
     text = pdf_text(content)
     expected = _expected_sheets(event)
-    # One section per table, each starting on a new page.
+    # The overall tables, each starting on a new page; every series and day are in the XLSX
+    # and in the workbook's PDF (test_event_workbook_pdf_is_landscape).
     titles = [
         "Individual – overall standing",
         "Pairs – overall standing",
         "Teams – overall standing",
-        *(f"Individual – standing of series {n}" for n in (1, 2, 3)),
-        *(f"Individual – standing of day {n}" for n in (1, 2)),
     ]
     pages = [page.extract_text() for page in reader.pages]
     first_pages = [next(i for i, p in enumerate(pages) if t in p) for t in titles]
     assert len(set(first_pages)) == len(titles) == len(reader.pages)
-    assert "Page 1 of 8" in pages[0] and "Page 8 of 8" in pages[-1]
+    assert "Page 1 of 3" in pages[0] and "Page 3 of 3" in pages[-1]
+    assert "standing of series" not in text and "in the whole-event workbook" in text
     # Every table has its header row (repeated by WeasyPrint after a page break).
     page = render_export("standings", event, "html")[0].decode()
     assert page.count("<thead>") == len(titles) and page.count("next-table") == len(titles) - 1
@@ -270,6 +270,12 @@ def test_event_workbook_pdf_is_landscape(event):
     text = pdf_text(content)
     assert "Series 1 – every hand (confirmed sheets)" in text
     assert "Individual – overall standing" in text
+    # Every series and day standing, as bordered grids on portrait pages after the hands.
+    for n in (1, 2, 3):
+        assert f"Individual – standing of series {n}" in text
+    assert "Individual – standing of day 2" in text
+    last = reader.pages[-1].mediabox
+    assert last.width < last.height
 
 
 def test_unconfirmed_sheets_never_count_and_rows_say_provisional(club_a):

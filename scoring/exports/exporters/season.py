@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
+from scoring.exports.grids import grids, season_facts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.standings import season as standings_season
@@ -26,6 +27,12 @@ class SeasonRankingExporter(Exporter):
         "The club's newest season: rank, series played, counted total and average, "
         "dropped results. All confirmed sheets count, published or not."
     )
+
+    # Bordered grid, A4 portrait (templates/exports/ranking.html).
+    template = "exports/ranking.html"
+
+    def context(self, club, *, base_url: str = ""):
+        return {"grids": grids(self.tables(club)), "facts": season_facts(self.season(club))}
 
     def season(self, club):
         return Season.objects.filter(club=club).order_by("-start_date", "-pk").first()

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
+from scoring.exports.grids import event_facts, grids
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
-from scoring.exports.textlists import text_lists
 from scoring.models import Sheet
 from scoring.standings import labels, selectors
 from scoring.standings.labels import tie_policy_label
@@ -97,9 +97,10 @@ def standing_table(standing, pending: dict[int, set[int]], title: str, sheet_nam
     return ExportTable(title, columns, rows, sheet_name=sheet_name)
 
 
-def standings_tables(event) -> list[ExportTable]:
-    """Overall individual, pairs and teams, then every series and (on several days) every
-    day: one table each, from confirmed sheets of every series (published or not)."""
+def standings_tables(event, *, detail: bool = True) -> list[ExportTable]:
+    """Overall individual, pairs and teams, then (`detail`) every series and (on several
+    days) every day: one table each, from confirmed sheets of every series (published or
+    not)."""
 
     def standing(competition=labels.INDIVIDUAL, scope=labels.OVERALL, number=None):
         return selectors.event_standing(
@@ -128,6 +129,8 @@ def standings_tables(event) -> list[ExportTable]:
                 str(sheet),
             )
         )
+    if not detail:
+        return result
     regular = [s for s in overall.series if s["kind"] == Series.Kind.REGULAR]
     for s in regular:
         number = s["number"]
@@ -159,14 +162,35 @@ def standings_tables(event) -> list[ExportTable]:
     return result
 
 
-def standing_pages(event) -> int:
+def standing_pages(event, *, detail: bool = True) -> int:
     """A cheap guess of the standings' PDF pages (counts only, no ranking)."""
     participants = Participant.objects.filter(event=event).count()
     groups = Group.objects.filter(event=event).count()
     series = Series.objects.filter(event=event, kind=Series.Kind.REGULAR).count()
     days = Series.objects.filter(event=event).values("day").distinct().count()
+    if not detail:
+        series = days = 0
     rows = participants * (1 + series + (days if days > 1 else 0)) + groups
-    return max(1, rows // 42 + 2 + series + days)
+    return max(1, rows // 50 + 2 + series + days)
+
+
+def tie_break_keys(table: ExportTable) -> list[str]:
+    return [c.key for c in table.columns if c.key.startswith("m_")]
+
+
+def print_context(event, tables: list[ExportTable], *, notes=(), **extra) -> dict:
+    """What templates/exports/ranking.html needs besides the title: the grids (tie-break
+    values only where totals are equal, as printed result lists do), the event's facts and
+    whether anything in them is provisional."""
+    shown = grids(tables, only_on_ties=tie_break_keys)
+    notes = [_("Tie-break values are shown only where totals are equal."), *notes]
+    return {
+        "grids": shown,
+        "facts": event_facts(event),
+        "provisional": any(g.provisional for g in shown),
+        "note": " ".join(str(n) for n in notes),
+        **extra,
+    }
 
 
 @register
@@ -180,8 +204,10 @@ class StandingsExporter(Exporter):
         "Overall, pairs, teams, every series and every day, with the tie-break values. "
         "All confirmed sheets count, published or not; unconfirmed ones never do."
     )
-    # Landscape text lists: a grid of 25,000 cells would take WeasyPrint 15 s.
-    template = "exports/text_lists.html"
+    # Bordered grids, A4 portrait. The PDF and print page hold the overall standings only:
+    # every series and day as well would be 23,000 cells for 400 players (WeasyPrint lays
+    # out about 1,000 cells a second); those are in the XLSX and the workbook's PDF.
+    template = "exports/ranking.html"
 
     def header_text(self, event):
         return event.name
@@ -193,10 +219,14 @@ class StandingsExporter(Exporter):
         return standings_tables(event)
 
     def context(self, event, *, base_url: str = ""):
-        return {"text_lists": text_lists(self.tables(event), detail_keys=("members",))}
+        note = _(
+            "The standing of each series and each day: in the XLSX of this export and in the "
+            "whole-event workbook."
+        )
+        return print_context(event, standings_tables(event, detail=False), notes=[note])
 
     def expected_pages(self, event) -> int:
-        return standing_pages(event)
+        return standing_pages(event, detail=False)
 
     def is_long(self, event, fmt) -> bool:
         return fmt == "pdf" and Participant.objects.filter(event=event).count() > 120

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
-from scoring.exports.exporters.standings import standing_pages, standings_tables
+from scoring.exports.exporters.standings import print_context, standing_pages, standings_tables
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.exports.textlists import text_lists
@@ -152,8 +152,9 @@ class EventWorkbookExporter(Exporter):
         "One sheet per series with every hand of every table and the points per seat, "
         "plus the standings (all confirmed sheets). Meant for Excel; the PDF is long."
     )
-    # Landscape text lists: a row holds every seat; 10,000 hands are 170,000 cells.
-    template = "exports/text_lists.html"
+    # The hands as text lists on landscape pages (a row holds every seat: 10,000 hands would
+    # be 170,000 grid cells, minutes in WeasyPrint), then the standings as bordered grids.
+    template = "exports/ranking.html"
 
     def header_text(self, event):
         return event.name
@@ -165,7 +166,9 @@ class EventWorkbookExporter(Exporter):
         return hand_tables(event) + standings_tables(event)
 
     def context(self, event, *, base_url: str = ""):
-        return {"text_lists": text_lists(self.tables(event), detail_keys=("members",))}
+        return print_context(
+            event, standings_tables(event), text_lists=text_lists(hand_tables(event))
+        )
 
     def expected_pages(self, event) -> int:
         series = Series.objects.filter(event=event).count()
