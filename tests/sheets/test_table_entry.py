@@ -137,7 +137,7 @@ def test_a_token_reaches_its_own_table_only(club_a, organiser_a):
 
 
 def test_revoked_and_expired_links_write_nothing(club_a, organiser_a):
-    series, tables = make_series(club_a, tables=2, rounds=1)
+    series, _tables = make_series(club_a, tables=2, rounds=1)
     links = _links(organiser_a, series)
     hand = _hand(random_grid(hands=1, seed=4), 1)
     table_links.revoke_table_link(organiser_a, links[1])
