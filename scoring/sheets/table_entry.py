@@ -83,10 +83,19 @@ def _check_seat(table, seat: int) -> list[int]:
 
 @transaction.atomic
 def enter_hand(
-    link: TableLink, seat: int, client_id: str, hand: dict, *, number: int | None = None
+    link: TableLink,
+    seat: int,
+    client_id: str,
+    hand: dict,
+    *,
+    number: int | None = None,
+    append_as: int | None = None,
 ) -> HandSaved:
     """Append ``hand`` (a grid hand: winner, hand_romme, seats) to the sheet, or replace
-    hand ``number`` while no other seat has confirmed it, written by ``seat``.
+    hand ``number`` that ``seat`` wrote itself while no other seat has decided it.
+
+    ``append_as`` is the number the phone showed for a new hand: when another phone of the
+    table stored that hand meanwhile, the hand is refused rather than stored as the next.
 
     Raises LinkClosed, SheetInvalid (the rules' problems; nothing stored) or ValidationError.
     """
@@ -106,8 +115,16 @@ def enter_hand(
     while hands and sheets_grid.hand_is_blank(hands[-1]):
         hands.pop()
     rows = _current_rows(table)
-    if number is None or number == len(hands) + 1:
+    if number is None:
         number = len(hands) + 1
+        if append_as is not None and append_as != number:
+            raise ValidationError(
+                _(
+                    "Another phone of this table entered hand %(hand)d meanwhile. Check the "
+                    "sheet above and enter your hand again if it is still missing."
+                )
+                % {"hand": append_as}
+            )
         if number > planned:
             raise ValidationError(_("All hands of this series are entered."))
         hand = dict(hand, dealer=hand.get("dealer"))
@@ -115,7 +132,13 @@ def enter_hand(
             hand["dealer"] = (grid["first_dealer"] + number - 1) % size
         hands.append(hand)
     elif 1 <= number <= len(hands):
-        if number in rows and rows[number].status == TableHand.Status.CONFIRMED:
+        row = rows.get(number)
+        if row is None or row.writer != seat:
+            raise ValidationError(
+                _("Only the seat that wrote hand %(hand)d corrects it here; dispute it instead.")
+                % {"hand": number}
+            )
+        if row.status != TableHand.Status.ENTERED:
             raise ValidationError(
                 _("Hand %(hand)d is confirmed already; it can no longer be changed here.")
                 % {"hand": number}

@@ -197,7 +197,8 @@ def table_hand(request, token):
         return _answer(request, token, link=link, errors=[_("First enter your seat code.")])
     number = _number(request.POST.get("number"))
     size = len(link.seat_codes)
-    shown_number = number or table_selectors.phone_table(link).next_number
+    shown_number = number or _number(request.POST.get("append_as"))
+    shown_number = shown_number or table_selectors.phone_table(link).next_number
     hand, problems = hand_from_post(request.POST, table_size=size, number=shown_number)
     values = request.POST.dict()
     if problems:
@@ -205,7 +206,12 @@ def table_hand(request, token):
         return _answer(request, token, link=link, errors=errors, values=values)
     try:
         saved = table_entry.enter_hand(
-            link, seat, request.POST.get("client_id", ""), hand, number=number
+            link,
+            seat,
+            request.POST.get("client_id", ""),
+            hand,
+            number=number,
+            append_as=_number(request.POST.get("append_as")),
         )
     except LinkClosed as closed:
         return _closed(request, closed.reason)

@@ -203,3 +203,17 @@ def test_a_disagreeing_seat_puts_the_sheet_into_the_directors_dispute(club_a, or
     )
     sheet.refresh_from_db()
     assert sheet.status == Sheet.Status.CONFIRMED and sheet.resolved_by == organiser_a
+
+
+def test_two_phones_never_overwrite_each_others_hand(club_a, organiser_a):
+    series, tables = make_series(club_a, tables=1, rounds=1)
+    link = _links(organiser_a, series)[1]
+    grid = random_grid(hands=4, seed=17)
+    table_entry.enter_hand(link, 0, "phone-a-01", _hand(grid, 1), append_as=1)
+    # Phone B showed "hand 1" too: its hand is refused, not stored as hand 2.
+    with pytest.raises(ValidationError, match="meanwhile"):
+        table_entry.enter_hand(link, 1, "phone-b-01", _hand(grid, 2), append_as=1)
+    # Nor may seat 2 replace seat 1's hand: it disputes instead.
+    with pytest.raises(ValidationError, match="Only the seat that wrote"):
+        table_entry.enter_hand(link, 1, "phone-b-02", _hand(grid, 2), number=1)
+    assert Hand.objects.filter(sheet__table=tables[0]).count() == 1
