@@ -115,6 +115,9 @@ def _page(request, link, *, errors=(), values=None, status=200):
         "can_enter": seat is not None and open_status and view.next_number <= view.planned_hands,
         "open": open_status,
         "pending": sum(1 for h in view.hands if h.status == "entered"),
+        "pending_others": sum(
+            1 for h in view.hands if h.status == "entered" and h.writer not in (None, seat)
+        ),
         "fields": _seat_fields(view, values, "new"),
         "first_dealer": values.get("first_dealer", str(view.next_dealer + 1)),
         "client_id": uuid.uuid4().hex,

@@ -48,7 +48,7 @@
 
   function showQueue(queue) {
     if (queue.length) {
-      show("waiting", status.dataset.waiting.replace("%(count)s", String(queue.length)));
+      show("waiting", status.dataset.waiting.replace("#", String(queue.length)));
     }
   }
 
@@ -142,7 +142,7 @@
     form.dataset.number = String(number);
     form.elements.append_as.value = String(number);
     var heading = form.parentNode.querySelector("h2");
-    if (heading) heading.textContent = heading.dataset.label.replace("%(hand)s", String(number));
+    if (heading) heading.textContent = heading.dataset.label.replace("#", String(number));
     // The first dealer is asked with the first hand only.
     var dealer = form.querySelector("#first-dealer");
     if (dealer) {

@@ -155,3 +155,20 @@ def test_directors_see_links_progress_and_lock_a_table(client, tables, organiser
     scorer = user_with_role(club_a, "scorer", username="nur-schreiber")
     client.force_login(scorer)
     assert client.get(reverse("scoring:table_links", args=[series.pk])).status_code == 403
+
+
+def test_the_directors_page_reads_a_fixed_number_of_queries(club_a, organiser_a):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.sheets import table_selectors
+
+    counts = []
+    for tables_count in (2, 6):
+        series, _made = make_series(club_a, tables=tables_count, rounds=1)
+        table_links.create_table_links(organiser_a, series)
+        with CaptureQueriesContext(connection) as queries:
+            rows = table_selectors.series_links(series)
+        assert len(rows) == tables_count
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
