@@ -39,12 +39,22 @@ def tables():
     return series, links
 
 
+VIOLATIONS = []
+
+
 def _phone(browser):
     context = browser.new_context(
         locale="de-DE", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    # The scripts run under the enforced Content-Security-Policy: no violation, no error.
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => "
+        "console.error('CSP violation ' + e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    page.on("console", lambda m: VIOLATIONS.append(m.text) if "CSP" in m.text else None)
+    page.on("pageerror", lambda e: VIOLATIONS.append(str(e)))
     return context, page
 
 
@@ -117,6 +127,7 @@ def test_two_seats_enter_and_confirm_a_series_through_a_wifi_drop(live_server, b
     assert Hand.objects.filter(sheet=sheet).count() == 4
     writer_context.close()
     checker_context.close()
+    assert not VIOLATIONS, VIOLATIONS
 
 
 def test_a_disputed_hand_and_a_locked_link(live_server, browser, tables):
@@ -146,3 +157,26 @@ def test_a_disputed_hand_and_a_locked_link(live_server, browser, tables):
     assert "gesperrt" in writer.inner_text("#link-closed")
     writer_context.close()
     other_context.close()
+
+
+def test_the_director_prints_the_links_and_sees_the_progress(live_server, browser, tables):
+    series, links = tables
+    context = browser.new_context(locale="de-DE", viewport={"width": 1024, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/login/?next=/series/{series.pk}/table-links/")
+    page.fill("input[name=username]", "leitung")
+    page.fill("input[name=password]", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/table-links/")
+    assert page.evaluate("document.querySelector('.link-qr').naturalWidth") > 0
+    card = page.inner_text("#link-table-1")
+    assert "Anna Müller" in card and links[1].seat_codes[0] in card
+    assert "Tisch-Links" in page.inner_text("h1")
+    page.screenshot(path=str(ARTIFACTS / "table-links-director.png"), full_page=True)
+    page.click("#link-progress tr[data-table='1'] button")
+    page.wait_for_load_state()
+    assert "gesperrt" in page.inner_text(".messages")
+    links[1].refresh_from_db()
+    assert links[1].revoked_at is not None
+    context.close()
