@@ -28,9 +28,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.permissions import ORGANISER, require_role
 from scoring.models import Sheet, SheetVersion, TableHand, TableLink
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets import services, storage
+from scoring.sheets.policy import latest_blind
 from scoring.sheets.table_links import require_open, seat_user
 
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -225,11 +227,14 @@ def _confirm_sheet_if_done(table, sheet: Sheet, rows: dict[int, TableHand], seat
     confirmed = TableHand.Status.CONFIRMED
     if any(n not in rows or rows[n].status != confirmed for n in range(1, count + 1)):
         return False
-    confirmer = seat_user(table, seat)
-    if confirmer.pk == sheet.entered_by_id:
-        # The seat that entered the last hand confirmed an earlier one: the last hand's
-        # confirmer stands for the table (never the one who entered the sheet).
-        confirmer = seat_user(table, rows[count].decided_by)
+    # The seat that confirmed last stands for the table, unless it entered the sheet: then
+    # another seat that confirmed a hand (every hand's confirmer differs from its writer).
+    for candidate in [seat, *(rows[n].decided_by for n in range(count, 0, -1))]:
+        confirmer = seat_user(table, candidate)
+        if confirmer.pk != sheet.entered_by_id:
+            break
+    else:
+        return False
     sheet.status = Sheet.Status.CONFIRMED
     sheet.confirmed_by, sheet.confirmed_at = confirmer, timezone.now()
     storage.next_version(sheet, confirmer, SheetVersion.Kind.CONFIRMATION, content.grid)
@@ -274,3 +279,53 @@ def dispute_hand(link: TableLink, seat: int, number: int, hand: dict) -> SheetVe
     row.save(update_fields=["status", "decided_by", "decided_at"])
     sheet.status = Sheet.Status.DISPUTED
     return storage.next_version(sheet, seat_user(table, seat), SheetVersion.Kind.BLIND, check.grid)
+
+
+@transaction.atomic
+def settle_hand(actor, table, number: int, take: str) -> SheetVersion:
+    """A director settles a hand disputed at the table, and the table plays on.
+
+    ``take`` is ``entry`` (the writer's version stays) or ``blind`` (the disputing seat's
+    version becomes the hand). Stored as a version of kind ``resolution``; the sheet goes
+    back to draft (entered once all planned hands are there) and the hand counts as
+    confirmed. Organiser role. A whole disputed sheet is resolved on the sheet page instead.
+    """
+    require_role(actor, table.series.event.club, ORGANISER)
+    table, sheet = services._lock(table)
+    row = TableHand.objects.filter(
+        table=table, number=number, status=TableHand.Status.DISPUTED
+    ).first()
+    if sheet is None or sheet.status != Sheet.Status.DISPUTED or row is None:
+        raise ValidationError(_("Only a disputed hand can be settled."))
+    if take not in ("entry", "blind"):
+        raise ValidationError(_("Only a disputed hand can be settled."))
+    grid = _content_grid(sheet)
+    if take == "blind":
+        grid["hands"][number - 1] = copy.deepcopy(latest_blind(sheet).grid["hands"][number - 1])
+    participants = services._seats(table)
+    grid = services._read(grid, table, participants)
+    series = table.series
+    full = len(grid["hands"]) == series.planned_rounds * len(participants)
+    check = sheets_grid.check_grid(
+        grid,
+        ruleset=series.event.ruleset,
+        table_size=len(participants),
+        planned_rounds=series.planned_rounds,
+        partial=not full,
+    )
+    if check.malformed or check.problems:
+        raise services.SheetInvalid(check.malformed or check.problems, check)
+    now = timezone.now()
+    sheet.status = Sheet.Status.ENTERED if full else Sheet.Status.DRAFT
+    if full and sheet.entered_by_id is None:
+        last = _current_rows(table).get(len(grid["hands"]))
+        sheet.entered_by = seat_user(table, last.writer if last else row.writer)
+        sheet.entered_at = now
+    sheet.resolved_by, sheet.resolved_at = actor, now
+    version = storage.next_version(sheet, actor, SheetVersion.Kind.RESOLUTION, check.grid)
+    numbers = range(1, len(check.grid["hands"]) + 1)
+    storage.store_hands(sheet, check, participants, numbers, series.event.ruleset)
+    row.status = TableHand.Status.CONFIRMED
+    row.save(update_fields=["status"])
+    _confirm_sheet_if_done(table, sheet, _current_rows(table), row.decided_by)
+    return version

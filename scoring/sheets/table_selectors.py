@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q
 
-from scoring.models import Hand, HandSeat, Sheet, TableHand, TableLink
+from scoring.models import Hand, HandSeat, Sheet, SheetVersion, TableHand, TableLink
 from scoring.sheets.grid import cell_text
 from scoring.sheets.selectors import seat_name
 from tournaments.models import Seat, Series, Table
@@ -115,6 +115,7 @@ class LinkRow:
     confirmed: int = 0
     disputed: int = 0
     last_activity: Any = None
+    disputes: list[dict[str, Any]] = field(default_factory=list)
 
 
 def series_links(series: Series) -> list[LinkRow]:
@@ -146,6 +147,7 @@ def series_links(series: Series) -> list[LinkRow]:
             last_decision=Max("phone_hands__decided_at"),
         )
     }
+    disputes = _disputes(series)
     out = []
     for table in tables:
         link = table.live_links[0] if table.live_links else None
@@ -175,6 +177,61 @@ def series_links(series: Series) -> list[LinkRow]:
                 confirmed=stats["confirmed"],
                 disputed=stats["disputed"],
                 last_activity=max(moments) if moments else None,
+            )
+        )
+        names = [seat["name"] for seat in out[-1].seats]
+        for row, entry, theirs in disputes.get(table.pk, []):
+            out[-1].disputes.append(
+                {
+                    "number": row.number,
+                    "writer": row.writer + 1,
+                    "decided_by": (row.decided_by or 0) + 1,
+                    "entry": _hand_text(entry, names),
+                    "blind": _hand_text(theirs, names),
+                }
+            )
+    return out
+
+
+def _hand_text(hand: dict | None, names: list[str]) -> str:
+    if not hand:
+        return "–"
+    parts = []
+    for index, seat in enumerate(hand.get("seats", [])):
+        text = "0" if hand.get("winner") == index else (cell_text(seat) or "–")
+        name = names[index] if index < len(names) else str(index + 1)
+        parts.append(f"{name}: {text}")
+    return " · ".join(parts)
+
+
+def _disputes(series: Series) -> dict[int, list]:
+    """Hands disputed at the tables of ``series``: the writer's and the disputing seat's
+    version of each (two queries)."""
+    rows = list(
+        TableHand.objects.filter(table__series=series, status=TableHand.Status.DISPUTED)
+        .select_related("table__sheet")
+        .order_by("table_id", "number")
+    )
+    if not rows:
+        return {}
+    versions = SheetVersion.objects.filter(sheet__table__in=[r.table_id for r in rows]).order_by(
+        "sheet_id", "-number"
+    )
+    entry_by_table, blind_by_table = {}, {}
+    for version in versions.select_related("sheet"):
+        key = version.sheet.table_id
+        target = blind_by_table if version.kind == SheetVersion.Kind.BLIND else entry_by_table
+        target.setdefault(key, version.grid)
+    out: dict[int, list] = {}
+    for row in rows:
+        index = row.number - 1
+        entry = entry_by_table.get(row.table_id, {}).get("hands", [])
+        blind = blind_by_table.get(row.table_id, {}).get("hands", [])
+        out.setdefault(row.table_id, []).append(
+            (
+                row,
+                entry[index] if index < len(entry) else None,
+                blind[index] if index < len(blind) else None,
             )
         )
     return out

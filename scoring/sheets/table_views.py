@@ -29,7 +29,7 @@ from scoring.sheets.messages import problem_dicts
 from scoring.sheets.services import SheetInvalid
 from scoring.sheets.table_forms import fields_of_hand, hand_from_post
 from scoring.sheets.table_links import LinkClosed, TooManyTries
-from tournaments.models import Series
+from tournaments.models import Series, Table
 
 CLOSED_STATUS = {"revoked": 403, "expired": 410, "missing": 404, "throttled": 429}
 
@@ -340,4 +340,28 @@ def table_link_revoke(request, pk, link_pk):
         _("The link of table %(table)d is locked; continue on the sheet page.")
         % {"table": link.table.number},
     )
+    return redirect("scoring:table_links", pk=pk)
+
+
+@login_required
+@require_POST
+def table_hand_settle(request, pk, number, hand):
+    """A director settles a hand disputed at the table; the table plays on."""
+    table = get_object_or_404(
+        Table.objects.select_related("series__event__club"), series_id=pk, number=number
+    )
+    try:
+        table_entry.settle_hand(request.user, table, hand, request.POST.get("take", ""))
+    except SheetInvalid as invalid:
+        for text in _problem_texts(table.number, None, invalid.problems, table=table):
+            messages.error(request, text)
+    except ValidationError as error:
+        for text in error.messages:
+            messages.error(request, text)
+    else:
+        messages.success(
+            request,
+            _("Hand %(hand)d of table %(table)d is settled; the table plays on.")
+            % {"hand": hand, "table": table.number},
+        )
     return redirect("scoring:table_links", pk=pk)

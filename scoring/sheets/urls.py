@@ -33,6 +33,11 @@ urlpatterns = [
         table_views.table_link_revoke,
         name="table_link_revoke",
     ),
+    path(
+        "series/<int:pk>/table-links/<int:number>/hands/<int:hand>/settle/",
+        table_views.table_hand_settle,
+        name="table_hand_settle",
+    ),
     path("t/<str:token>/", table_views.table_phone, name="table_phone"),
     path("t/<str:token>/seat/", table_views.table_seat, name="table_seat"),
     path("t/<str:token>/hand/", table_views.table_hand, name="table_hand"),

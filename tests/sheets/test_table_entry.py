@@ -217,3 +217,30 @@ def test_two_phones_never_overwrite_each_others_hand(club_a, organiser_a):
     with pytest.raises(ValidationError, match="Only the seat that wrote"):
         table_entry.enter_hand(link, 1, "phone-b-02", _hand(grid, 2), number=1)
     assert Hand.objects.filter(sheet__table=tables[0]).count() == 1
+
+
+def test_a_director_settles_a_hand_and_the_table_plays_on(club_a, organiser_a, scorer_a):
+    series, tables = make_series(club_a, tables=1, rounds=1)
+    link = _links(organiser_a, series)[1]
+    grid = random_grid(hands=4, seed=19, no_winner_rate=0, hand_romme_rate=0)
+    table_entry.enter_hand(link, 0, "settle-h1", _hand(grid, 1))
+    theirs = _hand(grid, 1)
+    loser = next(i for i in range(4) if i != theirs["winner"])
+    theirs["seats"] = [dict(s) for s in theirs["seats"]]
+    theirs["seats"][loser]["hand_points"] += 4
+    theirs["seats"][loser]["cards"] = None
+    table_entry.dispute_hand(link, 2, 1, theirs)
+    with pytest.raises(PermissionDenied):
+        table_entry.settle_hand(scorer_a, tables[0], 1, "blind")
+    table_entry.settle_hand(organiser_a, tables[0], 1, "blind")
+    sheet = Sheet.objects.get(table=tables[0])
+    assert sheet.status == Sheet.Status.DRAFT and sheet.resolved_by == organiser_a
+    stored = HandSeat.objects.get(hand__sheet=sheet, hand__number=1, position=loser)
+    assert stored.hand_points == theirs["seats"][loser]["hand_points"]
+    assert TableHand.objects.get(number=1).status == TableHand.Status.CONFIRMED
+    # The table plays on and confirms the rest; the sheet is confirmed as usual.
+    for n in range(2, 5):
+        table_entry.enter_hand(link, 1, f"settle-h{n}", _hand(grid, n))
+    assert table_entry.confirm_hands(link, 3) == 3
+    sheet.refresh_from_db()
+    assert sheet.status == Sheet.Status.CONFIRMED and sheet.confirmed_by_id != sheet.entered_by_id

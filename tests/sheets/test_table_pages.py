@@ -172,3 +172,24 @@ def test_the_directors_page_reads_a_fixed_number_of_queries(club_a, organiser_a)
         assert len(rows) == tables_count
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_the_director_sees_both_versions_and_settles_the_hand(client, tables, organiser_a):
+    from scoring.sheets import table_entry
+
+    series, made, links = tables
+    grid = random_grid(hands=4, seed=23, no_winner_rate=0, hand_romme_rate=0)
+    hand = {k: grid["hands"][0][k] for k in ("dealer", "winner", "hand_romme", "seats")}
+    table_entry.enter_hand(links[1], 0, "page-settle-1", hand)
+    theirs = dict(hand, seats=[dict(s, cards=None) for s in hand["seats"]])
+    loser = next(i for i in range(4) if i != hand["winner"])
+    theirs["seats"][loser]["hand_points"] += 2
+    table_entry.dispute_hand(links[1], 1, 1, theirs)
+    client.force_login(organiser_a)
+    page = client.get(reverse("scoring:table_links", args=[series.pk])).content.decode()
+    assert 'id="dispute-1-1"' in page
+    response = client.post(
+        reverse("scoring:table_hand_settle", args=[series.pk, 1, 1]), {"take": "entry"}
+    )
+    assert response.status_code == 302
+    assert Sheet.objects.get(table=made[0]).status == Sheet.Status.DRAFT
