@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Hand, HandSeat, SeatTotal, Sheet, SheetVersion
+from .models import Hand, HandSeat, SeatTotal, Sheet, SheetVersion, TableHand, TableLink
 
 
 class SheetVersionInline(admin.TabularInline):
@@ -75,3 +75,21 @@ class SeatTotalAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(admin.ModelAdmin):
+    """Table links are made and revoked on the series' table-links page (audited there)."""
+
+    list_display = ["table", "created_by", "created_at", "revoked_by", "revoked_at"]
+    search_fields = ["table__series__event__name", "created_by__username"]
+    raw_id_fields = ["table", "created_by", "revoked_by"]
+    readonly_fields = ["token", "seat_codes", "created_at"]
+
+
+@admin.register(TableHand)
+class TableHandAdmin(admin.ModelAdmin):
+    list_display = ["table", "number", "writer", "status", "decided_by", "created_at"]
+    search_fields = ["table__series__event__name", "client_id"]
+    list_filter = ["status"]
+    raw_id_fields = ["link", "table"]

@@ -180,3 +180,79 @@ class SeatTotal(models.Model):
 
     def __str__(self):
         return f"{self.sheet} / {self.position + 1}"
+
+
+class TableLink(models.Model):
+    """A table's phone link for one series: the token behind the QR on the table and a short
+    code per seat. Gives access to this table's sheet only; revoked by a director, closed
+    once the series is complete (``scoring.sheets.table_links``)."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="links", verbose_name=_("table")
+    )
+    token = models.CharField(max_length=64, unique=True)
+    # The code of each seat (0-based position -> code), printed next to the seat.
+    seat_codes = models.JSONField(default=list)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table link")
+        verbose_name_plural = _("table links")
+        constraints = [
+            # Revoked links stay as the record of who locked a table; one live link per table.
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(revoked_at__isnull=True), name="table_link_one_live"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table.series} – {self.table} (link {self.pk})"
+
+
+class TableHand(models.Model):
+    """One hand as a phone at the table sent it, and what the other seats said about it.
+
+    The sheet's content stays in `SheetVersion`/`Hand`; this row records who wrote the hand,
+    its client id (a resend with the same id is answered with this row, never stored twice)
+    and its confirmation or dispute by another seat.
+    """
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", _("entered")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+        REPLACED = "replaced", _("replaced")
+
+    link = models.ForeignKey(TableLink, on_delete=models.CASCADE, related_name="hands")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="phone_hands")
+    client_id = models.CharField(max_length=64)
+    number = models.PositiveSmallIntegerField(_("hand"))
+    writer = models.PositiveSmallIntegerField(_("written by seat"))
+    hand = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
+    version = models.PositiveIntegerField(_("version"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.PositiveSmallIntegerField(null=True, blank=True)  # confirming/disputing
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number", "-pk"]
+        verbose_name = _("hand from a phone")
+        verbose_name_plural = _("hands from phones")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "client_id"], name="table_hand_client_once"),
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=models.F("writer")),
+                name="table_hand_other_seat_decides",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table} #{self.number} ({self.client_id})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from scoring.sheets import views
+from scoring.sheets import table_views, views
 
 app_name = "scoring"
 urlpatterns = [
@@ -26,4 +26,21 @@ urlpatterns = [
         name="sheet_confirm",
     ),
     path("events/<int:pk>/ruleset/", views.event_ruleset, name="event_ruleset"),
+    # Table links (issue 16): the director's page, and the phones' pages behind the token.
+    path("series/<int:pk>/table-links/", table_views.series_table_links, name="table_links"),
+    path(
+        "series/<int:pk>/table-links/<int:link_pk>/revoke/",
+        table_views.table_link_revoke,
+        name="table_link_revoke",
+    ),
+    path(
+        "series/<int:pk>/table-links/<int:number>/hands/<int:hand>/settle/",
+        table_views.table_hand_settle,
+        name="table_hand_settle",
+    ),
+    path("t/<str:token>/", table_views.table_phone, name="table_phone"),
+    path("t/<str:token>/seat/", table_views.table_seat, name="table_seat"),
+    path("t/<str:token>/hand/", table_views.table_hand, name="table_hand"),
+    path("t/<str:token>/confirm/", table_views.table_confirm, name="table_confirm"),
+    path("t/<str:token>/dispute/", table_views.table_dispute, name="table_dispute"),
 ]

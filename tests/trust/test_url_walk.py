@@ -49,6 +49,17 @@ REGISTRY = {
     "standings:season": "season ranking: published series only for outsiders",
     "tournaments:event_create": "a new event for one of the user's own clubs",
 }
+# Open to whoever holds a table's token (the QR on the table, issue 16): that table's sheet
+# in that series only. Walked here with a token of no table, which must open nothing.
+TOKEN = {
+    "scoring:table_phone": "a table's phone page: its own sheet only",
+    "scoring:table_seat": "a phone names its seat with the seat code (rate-limited)",
+    "scoring:table_hand": "a seat enters a hand of its own table",
+    "scoring:table_confirm": "a seat confirms hands of its own table",
+    "scoring:table_dispute": "a seat disputes a hand of its own table",
+}
+NO_TABLE_TOKEN = "kein-tisch-hat-diesen-token"
+
 # Not pages of the app.
 SKIPPED = {"admin": "Django's admin has its own staff login"}
 
@@ -116,6 +127,10 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "standings:player": {"pk": i["player"]}, "standings:api": {"pk": i["event"]},
         "standings:version": {"pk": i["event"]},
         "standings:season": {"pk": i["season"]},
+        "scoring:table_links": {"pk": i["series"]},
+        "scoring:table_link_revoke": {"pk": i["series"], "link_pk": 1},
+        "scoring:table_hand_settle": {"pk": i["series"], "number": 1, "hand": 1},
+        **{name: {"token": NO_TABLE_TOKEN} for name in TOKEN},
     }  # fmt: skip
     if name in simple:
         return [simple[name]]
@@ -140,7 +155,7 @@ def _urls(ids):
         seen.add(name)
         for kwargs in _kwargs(name, ids):
             yield name, reverse(name, kwargs=kwargs)
-    for name in [*PUBLIC, *REGISTRY]:
+    for name in [*PUBLIC, *REGISTRY, *TOKEN]:
         assert name in seen, f"{name} is listed but not in the URLconf"
 
 

@@ -1,0 +1,195 @@
+"""The phone page behind a table link and the director's page of the links (issue 16)."""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Hand, Sheet, TableHand
+from scoring.sheets import table_links
+from tests.factories import user_with_role
+from tests.sheets.conftest import make_series, random_grid
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def tables(club_a, organiser_a):
+    series, made = make_series(club_a, tables=2, rounds=1)
+    links = {x.table.number: x for x in table_links.create_table_links(organiser_a, series)}
+    return series, made, links
+
+
+def _url(link, name="table_phone"):
+    return reverse(f"scoring:{name}", kwargs={"token": link.token})
+
+
+def _seated(link, seat):
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    response = client.post(_url(link, "table_seat"), {"code": link.seat_codes[seat]})
+    assert response.status_code == 302
+    return client
+
+
+def _post_hand(grid_hand, client_id, **extra):
+    data = {"client_id": client_id, "winner": str(grid_hand["winner"] + 1), **extra}
+    if grid_hand.get("hand_romme"):
+        data["romme"] = "1"
+    for k, seat in enumerate(grid_hand["seats"], start=1):
+        if k - 1 != grid_hand["winner"]:
+            data[f"points-{k}"] = str(seat["hand_points"])
+    return data
+
+
+def test_the_phone_page_asks_for_a_seat_code_then_enters_a_hand(tables):
+    _series, made, links = tables
+    link = links[1]
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    page = client.get(_url(link))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Anna Müller" in html and 'id="seat-form"' in html and "hand-form" not in html
+    for code in link.seat_codes:  # the codes are never shown to the phones
+        assert code not in html
+    wrong = client.post(_url(link, "table_seat"), {"code": "QQQQ"})
+    assert wrong.status_code == 400
+    client = _seated(link, 0)
+    page = client.get(_url(link)).content.decode()
+    assert 'inputmode="numeric"' in page and 'id="hand-form"' in page
+    hand = random_grid(hands=1, seed=3)["hands"][0]
+    response = client.post(_url(link, "table_hand"), _post_hand(hand, "c1c1c1c1c1"))
+    assert response.status_code == 302
+    again = client.post(
+        _url(link, "table_hand"),
+        _post_hand(hand, "c1c1c1c1c1"),
+        HTTP_ACCEPT="application/json",
+    )
+    assert again.status_code == 200 and again.json()["created"] is False
+    assert Hand.objects.filter(sheet__table=made[0]).count() == 1
+    assert TableHand.objects.count() == 1
+
+
+def test_a_hand_that_breaks_a_rule_gets_the_sheets_german_message(tables):
+    _series, made, links = tables
+    client = _seated(links[1], 0)
+    data = {"client_id": "badbadbad1", "winner": "1", "points-2": "0", "points-3": "0"}
+    data["points-4"] = "0"
+    response = client.post(_url(links[1], "table_hand"), data, HTTP_ACCEPT="application/json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert errors and all("Tisch 1" in e for e in errors), errors
+    assert not Sheet.objects.filter(table=made[0]).exists()
+
+
+def test_a_token_shows_its_own_table_only(tables):
+    _series, _made, links = tables
+    page = Client().get(_url(links[2])).content.decode()
+    assert "Anna Müller" not in page  # table 1's players
+    # A seat code of table 1 is no seat at table 2.
+    other = next(c for c in links[1].seat_codes if c not in links[2].seat_codes)
+    response = Client().post(_url(links[2], "table_seat"), {"code": other})
+    assert response.status_code == 400
+
+
+def test_closed_links_answer_with_a_plain_german_page(tables, organiser_a):
+    series, _made, links = tables
+    missing = Client(HTTP_ACCEPT_LANGUAGE="de").get("/t/nothing-like-this/")
+    assert missing.status_code == 404 and "Tisch-Link" in missing.content.decode()
+    table_links.revoke_table_link(organiser_a, links[1])
+    revoked = Client(HTTP_ACCEPT_LANGUAGE="de").get(_url(links[1]))
+    assert revoked.status_code == 403 and "gesperrt" in revoked.content.decode()
+    post = Client().post(_url(links[1], "table_hand"), {"client_id": "x" * 10})
+    assert post.status_code == 403
+    series.status = "complete"
+    series.save()
+    expired = Client(HTTP_ACCEPT_LANGUAGE="de").get(_url(links[2]))
+    assert expired.status_code == 410 and "Serie" in expired.content.decode()
+
+
+def test_wrong_seat_codes_are_throttled(tables):
+    _series, _made, links = tables
+    client = Client()
+    for _ in range(table_links.CODE_TRIES_PER_MINUTE):
+        assert client.post(_url(links[1], "table_seat"), {"code": "QQQQ"}).status_code == 400
+    right = client.post(_url(links[1], "table_seat"), {"code": links[1].seat_codes[0]})
+    assert right.status_code == 429
+
+
+def test_two_seats_enter_and_confirm_the_series(tables):
+    _series, made, links = tables
+    link = links[1]
+    writer, checker = _seated(link, 0), _seated(link, 2)
+    grid = random_grid(hands=4, seed=21)
+    for n, hand in enumerate(grid["hands"], start=1):
+        extra = {"first_dealer": "1"} if n == 1 else {}
+        response = writer.post(_url(link, "table_hand"), _post_hand(hand, f"hand-{n:06d}", **extra))
+        assert response.status_code == 302, response.content.decode()[:2000]
+    page = checker.get(_url(link)).content.decode()
+    assert page.count("confirm-hand") == 4
+    assert checker.post(_url(link, "table_confirm"), {"number": "1"}).status_code == 302
+    # The writer's phone, handed to seat 2 with its code, confirms the rest.
+    response = writer.post(_url(link, "table_confirm"), {"code": link.seat_codes[1]})
+    assert response.status_code == 302
+    sheet = Sheet.objects.get(table=made[0])
+    assert sheet.status == Sheet.Status.CONFIRMED
+
+
+def test_directors_see_links_progress_and_lock_a_table(client, tables, organiser_a, club_a):
+    series, _made, links = tables
+    client.force_login(organiser_a)
+    page = client.get(reverse("scoring:table_links", args=[series.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200 and "data:image/png;base64," in html
+    assert links[1].seat_codes[0] in html and links[1].token in html
+    response = client.post(reverse("scoring:table_link_revoke", args=[series.pk, links[1].pk]))
+    assert response.status_code == 302
+    links[1].refresh_from_db()
+    assert links[1].revoked_at is not None
+    scorer = user_with_role(club_a, "scorer", username="nur-schreiber")
+    client.force_login(scorer)
+    assert client.get(reverse("scoring:table_links", args=[series.pk])).status_code == 403
+
+
+def test_the_directors_page_reads_a_fixed_number_of_queries(club_a, organiser_a):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.sheets import table_selectors
+
+    counts = []
+    for tables_count in (2, 6):
+        series, _made = make_series(club_a, tables=tables_count, rounds=1)
+        table_links.create_table_links(organiser_a, series)
+        with CaptureQueriesContext(connection) as queries:
+            rows = table_selectors.series_links(series)
+        assert len(rows) == tables_count
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_the_director_sees_both_versions_and_settles_the_hand(client, tables, organiser_a):
+    from scoring.sheets import table_entry
+
+    series, made, links = tables
+    grid = random_grid(hands=4, seed=23, no_winner_rate=0, hand_romme_rate=0)
+    hand = {k: grid["hands"][0][k] for k in ("dealer", "winner", "hand_romme", "seats")}
+    table_entry.enter_hand(links[1], 0, "page-settle-1", hand)
+    theirs = dict(hand, seats=[dict(s, cards=None) for s in hand["seats"]])
+    loser = next(i for i in range(4) if i != hand["winner"])
+    theirs["seats"][loser]["hand_points"] += 2
+    table_entry.dispute_hand(links[1], 1, 1, theirs)
+    client.force_login(organiser_a)
+    page = client.get(reverse("scoring:table_links", args=[series.pk])).content.decode()
+    assert 'id="dispute-1-1"' in page
+    response = client.post(
+        reverse("scoring:table_hand_settle", args=[series.pk, 1, 1]), {"take": "entry"}
+    )
+    assert response.status_code == 302
+    assert Sheet.objects.get(table=made[0]).status == Sheet.Status.DRAFT
