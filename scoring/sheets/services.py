@@ -91,7 +91,7 @@ def _lock(table: Table) -> tuple[Table, Sheet | None]:
     return table, sheet
 
 
-def _content_version(sheet: Sheet, before: int | None = None) -> SheetVersion | None:
+def content_version(sheet: Sheet, before: int | None = None) -> SheetVersion | None:
     """The newest version holding the sheet's content (blind re-entries do not)."""
     versions = sheet.versions.exclude(kind=SheetVersion.Kind.BLIND)
     if before is not None:
@@ -110,8 +110,8 @@ def _check_version(sheet: Sheet | None, expected_version: int) -> None:
         .select_related("created_by")
         .order_by("-number")
     )
-    started = _content_version(sheet, before=expected_version)
-    now = _content_version(sheet)
+    started = content_version(sheet, before=expected_version)
+    now = content_version(sheet)
     changes = sheets_grid.diff_grids(started.grid if started else None, now.grid if now else None)
     raise SheetConflict(sheet, expected_version, newer, changes)
 
@@ -263,7 +263,7 @@ def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> 
         raise ValidationError(
             _("This event confirms sheets blind: type the sheet again to confirm it.")
         )
-    content = _content_version(sheet)
+    content = content_version(sheet)
     participants = _seats(table)
     shown = _read(grid, table, participants)
     differences = sheets_grid.diff_grids(content.grid, shown)
@@ -308,7 +308,7 @@ def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> 
     )
     if check.malformed:
         raise SheetInvalid(check.malformed, check)
-    content = _content_version(sheet)
+    content = content_version(sheet)
     differences = sheets_grid.diff_grids(content.grid, check.grid, ruleset=ruleset)
     confirmed = not differences
     if confirmed:

@@ -34,6 +34,7 @@ from scoring.sheets import grid as sheets_grid
 from scoring.sheets import services, storage
 from scoring.sheets.policy import latest_blind
 from scoring.sheets.table_links import require_open, seat_user
+from tournaments.results import bump_results_version
 
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -53,7 +54,7 @@ def _locked(link: TableLink):
 
 
 def _content_grid(sheet: Sheet | None) -> dict:
-    version = services._content_version(sheet) if sheet else None
+    version = services.content_version(sheet) if sheet else None
     return copy.deepcopy(version.grid) if version else sheets_grid.empty_grid()
 
 
@@ -222,7 +223,7 @@ def confirm_hands(link: TableLink, seat: int, numbers: list[int] | None = None) 
 def _confirm_sheet_if_done(table, sheet: Sheet, rows: dict[int, TableHand], seat: int) -> bool:
     if sheet.status != Sheet.Status.ENTERED:
         return False
-    content = services._content_version(sheet)
+    content = services.content_version(sheet)
     count = len(content.grid["hands"])
     confirmed = TableHand.Status.CONFIRMED
     if any(n not in rows or rows[n].status != confirmed for n in range(1, count + 1)):
@@ -238,6 +239,7 @@ def _confirm_sheet_if_done(table, sheet: Sheet, rows: dict[int, TableHand], seat
     sheet.status = Sheet.Status.CONFIRMED
     sheet.confirmed_by, sheet.confirmed_at = confirmer, timezone.now()
     storage.next_version(sheet, confirmer, SheetVersion.Kind.CONFIRMATION, content.grid)
+    bump_results_version(table.series.event_id)  # a confirmed sheet changes the standings
     return True
 
 

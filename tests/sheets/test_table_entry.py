@@ -96,9 +96,12 @@ def test_the_table_confirms_and_the_sheet_counts_like_a_typed_one(club_a, organi
     assert table_entry.confirm_hands(links[1], 2, [1, 2]) == 2
     sheet.refresh_from_db()
     assert sheet.status == Sheet.Status.ENTERED
+    before = series.event.__class__.objects.get(pk=series.event_id).results_version
     assert table_entry.confirm_hands(links[1], 1) == 2
     sheet.refresh_from_db()
     assert sheet.status == Sheet.Status.CONFIRMED
+    # the public figures changed: the results version says so (cached pages follow)
+    assert series.event.__class__.objects.get(pk=series.event_id).results_version == before + 1
     assert sheet.confirmed_by_id != sheet.entered_by_id
     assert not sheet.confirmed_by.is_active and not sheet.confirmed_by.has_usable_password()
     kinds = list(sheet.versions.order_by("number").values_list("kind", flat=True))
