@@ -85,15 +85,9 @@ def resolve_dispute(
             )
         )
     participants = services._seats(table)
-    grid = services._read(grid, table, participants)
+    grid = services.read_grid(grid, table, participants)
     series = table.series
-    check = sheets_grid.check_grid(
-        grid,
-        ruleset=series.event.ruleset,
-        table_size=len(participants),
-        planned_rounds=series.planned_rounds,
-        partial=False,
-    )
+    check = services.check_table_grid(table, participants, grid)
     if check.malformed or check.problems:
         raise services.SheetInvalid(check.malformed or check.problems, check)
     now = timezone.now()

@@ -120,11 +120,24 @@ def _club(table: Table):
     return table.series.event.club
 
 
-def _read(grid, table: Table, seats) -> dict:
+def read_grid(grid, table: Table, seats) -> dict:
+    """The grid normalised for the table's seats, or a ValidationError saying why not."""
     try:
         return sheets_grid.normalise_grid(grid, len(seats))
     except GridError as err:
         raise ValidationError(_("The sheet could not be read: %(error)s") % {"error": err}) from err
+
+
+def check_table_grid(table: Table, participants, grid: dict, *, partial: bool = False) -> GridCheck:
+    """Check a read grid with the event's rules for this table's size and planned rounds."""
+    series = table.series
+    return sheets_grid.check_grid(
+        grid,
+        ruleset=series.event.ruleset,
+        table_size=len(participants),
+        planned_rounds=series.planned_rounds,
+        partial=partial,
+    )
 
 
 def _seats(table: Table) -> list[int]:
@@ -184,15 +197,9 @@ def save_sheet(
     participants = _seats(table)
     if not participants:
         raise ValidationError(_("Nobody is seated at this table yet."))
-    grid = _read(grid, table, participants)
+    grid = read_grid(grid, table, participants)
     series = table.series
-    check = sheets_grid.check_grid(
-        grid,
-        ruleset=series.event.ruleset,
-        table_size=len(participants),
-        planned_rounds=series.planned_rounds,
-        partial=not full,
-    )
+    check = check_table_grid(table, participants, grid, partial=not full)
     if check.malformed or (full and check.problems):
         raise SheetInvalid(check.malformed if not full else check.problems, check)
 
@@ -265,7 +272,7 @@ def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> 
         )
     content = content_version(sheet)
     participants = _seats(table)
-    shown = _read(grid, table, participants)
+    shown = read_grid(grid, table, participants)
     differences = sheets_grid.diff_grids(content.grid, shown)
     if differences:
         raise ValidationError(
@@ -298,14 +305,9 @@ def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> 
     """
     table, sheet = _lock_entered(actor, table, expected_version)
     participants = _seats(table)
-    grid = _read(grid, table, participants)
+    grid = read_grid(grid, table, participants)
     ruleset = table.series.event.ruleset
-    check = sheets_grid.check_grid(
-        grid,
-        ruleset=ruleset,
-        table_size=len(participants),
-        planned_rounds=table.series.planned_rounds,
-    )
+    check = check_table_grid(table, participants, grid)
     if check.malformed:
         raise SheetInvalid(check.malformed, check)
     content = content_version(sheet)

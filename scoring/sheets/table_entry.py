@@ -152,16 +152,10 @@ def enter_hand(
         raise ValidationError(_("There is no hand %(hand)d yet.") % {"hand": number})
     if number == 1 and hand["dealer"] is not None:
         grid["first_dealer"] = hand["dealer"]
-    grid = services._read(grid, table, participants)
+    grid = services.read_grid(grid, table, participants)
     full = len(grid["hands"]) == planned
     series = table.series
-    check = sheets_grid.check_grid(
-        grid,
-        ruleset=series.event.ruleset,
-        table_size=size,
-        planned_rounds=series.planned_rounds,
-        partial=not full,
-    )
+    check = services.check_table_grid(table, participants, grid, partial=not full)
     if check.malformed or check.problems:
         raise services.SheetInvalid(check.malformed or check.problems, check)
 
@@ -262,14 +256,9 @@ def dispute_hand(link: TableLink, seat: int, number: int, hand: dict) -> SheetVe
     grid = _content_grid(sheet)
     theirs = copy.deepcopy(grid)
     theirs["hands"][number - 1] = dict(hand, dealer=grid["hands"][number - 1]["dealer"])
-    theirs = services._read(theirs, table, participants)
+    theirs = services.read_grid(theirs, table, participants)
     ruleset = table.series.event.ruleset
-    check = sheets_grid.check_grid(
-        theirs,
-        ruleset=ruleset,
-        table_size=len(participants),
-        planned_rounds=table.series.planned_rounds,
-    )
+    check = services.check_table_grid(table, participants, theirs)
     if check.malformed:
         raise services.SheetInvalid(check.malformed, check)
     if not sheets_grid.diff_grids(grid, check.grid, ruleset=ruleset):
@@ -305,16 +294,10 @@ def settle_hand(actor, table, number: int, take: str) -> SheetVersion:
     if take == "blind":
         grid["hands"][number - 1] = copy.deepcopy(latest_blind(sheet).grid["hands"][number - 1])
     participants = services._seats(table)
-    grid = services._read(grid, table, participants)
+    grid = services.read_grid(grid, table, participants)
     series = table.series
     full = len(grid["hands"]) == series.planned_rounds * len(participants)
-    check = sheets_grid.check_grid(
-        grid,
-        ruleset=series.event.ruleset,
-        table_size=len(participants),
-        planned_rounds=series.planned_rounds,
-        partial=not full,
-    )
+    check = services.check_table_grid(table, participants, grid, partial=not full)
     if check.malformed or check.problems:
         raise services.SheetInvalid(check.malformed or check.problems, check)
     now = timezone.now()
