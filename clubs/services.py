@@ -27,6 +27,7 @@ from .permissions import (
     require_role,
     require_superuser,
 )
+from .signals import PUBLIC_CLUB_FIELDS, PUBLIC_PLAYER_FIELDS, public_names_changed
 
 
 class DuplicatePlayer(Exception):
@@ -49,9 +50,17 @@ def create_club(actor, **fields) -> Club:
 @transaction.atomic
 def update_club(actor, club: Club, **fields) -> Club:
     require_role(actor, club, ORGANISER)
+    renamed = _changes(club, fields) & PUBLIC_CLUB_FIELDS
     for name, value in fields.items():
         setattr(club, name, value)
-    return save_with_history(club, actor)
+    club = save_with_history(club, actor)
+    if renamed:
+        public_names_changed.send(Club, player_ids=set(), club_ids={club.pk})
+    return club
+
+
+def _changes(instance, fields: dict) -> set[str]:
+    return {name for name, value in fields.items() if getattr(instance, name) != value}
 
 
 # Players and memberships
@@ -176,9 +185,13 @@ def require_player_manager(user, player: Player) -> None:
 @transaction.atomic
 def update_player(actor, player: Player, **fields) -> Player:
     require_player_manager(actor, player)
+    renamed = _changes(player, fields) & PUBLIC_PLAYER_FIELDS
     for name, value in fields.items():
         setattr(player, name, value)
-    return save_with_history(player, actor)
+    player = save_with_history(player, actor)
+    if renamed:
+        public_names_changed.send(Player, player_ids={player.pk}, club_ids=set())
+    return player
 
 
 @transaction.atomic
@@ -368,6 +381,10 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
             default_user=user,
             batch_size=500,
         )
+        if field_names & PUBLIC_PLAYER_FIELDS:
+            public_names_changed.send(
+                Player, player_ids={p.pk for p in changed_players}, club_ids=set()
+            )
     bulk_create_with_history(new_memberships, Membership, default_user=user, batch_size=500)
 
     outcome = ImportOutcome(

@@ -177,3 +177,57 @@ def test_a_waiting_reader_takes_the_entry_another_one_renders(client, world, org
     threading.Timer(0.2, lambda: cache.set(key, entry)).start()
     assert public._render_once(key, render) == entry
     assert first.status_code == 200
+
+
+def test_the_results_state_query_reads_what_the_orm_reads(world, organiser_a):
+    """The 304's query is plain SQL: same version and aware datetimes on either database."""
+    from tournaments.models import Event
+    from tournaments.results import results_state
+
+    event = world["event"]
+    set_series_published(organiser_a, world["series"], True)  # bumps the version
+    orm = (
+        Event.objects.filter(pk=event.pk)
+        .values_list("results_version", "results_changed_at", "created_at")
+        .get()
+    )
+    assert orm[0] > 0 and orm[1] is not None
+    assert results_state(event.pk) == orm
+    assert all(value.tzinfo is not None for value in results_state(event.pk)[1:])
+    assert results_state(event.pk + 10_000) is None
+
+
+def _public_state(client, event):
+    response = client.get(_url("standings:public", event))
+    return response["ETag"], response.content.decode()
+
+
+def test_renaming_a_player_or_club_reaches_the_public_page(client, world, organiser_a):
+    """Names come from the registry (clubs), which tournaments' results version hears of
+    through ``clubs.signals``: a rename is never hidden by a cached page."""
+    from clubs import services as clubs
+    from clubs.models import PlayerImport
+
+    event = world["event"]
+    set_series_published(organiser_a, world["series"], True)
+    # Someone at the confirmed table, whose line the published page certainly shows.
+    participant = world["tables"][0].seats.select_related("participant__player").first().participant
+    player, club = participant.player, participant.club
+    etag, _text = _public_state(client, event)
+
+    clubs.update_player(organiser_a, player, given_name="Zacharias", family_name="Quendel")
+    etag_2, text = _public_state(client, event)
+    assert etag_2 != etag and "Zacharias Quendel" in text
+
+    clubs.update_player(organiser_a, player, birth_year=1970)  # not shown: same version
+    assert _public_state(client, event)[0] == etag_2
+
+    clubs.update_club(organiser_a, club, short_name="RC Quendel")
+    etag_3, text = _public_state(client, event)
+    assert etag_3 != etag_2 and "RC Quendel" in text
+
+    rows = f"Spielernummer;Vorname;Nachname\n{player.player_number};Zacharias;Quitte\n"
+    upload = clubs.upload_player_file(organiser_a, club, "spieler.csv", rows.encode())
+    clubs.apply_player_import(organiser_a, PlayerImport.objects.get(pk=upload.pk))
+    etag_4, text = _public_state(client, event)
+    assert etag_4 != etag_3 and "Zacharias Quitte" in text
