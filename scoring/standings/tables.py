@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from scoring.standings import labels, season, selectors
+
+# Columns a phone hides: it shows rank, name and total, and opens the rest of a row
+# below it on tap (static/js/standings.js, the .detail rules in app.css).
+DETAIL = {"th": {"class": "detail"}, "td": {"class": "detail"}}
+NUM_DETAIL = {"th": {"class": "detail"}, "td": {"class": "num detail"}}
 
 
 class ReasonColumn(tables.Column):
@@ -29,10 +35,10 @@ class ReasonColumn(tables.Column):
 
 class StandingTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
-    name = tables.Column(verbose_name=_("Name"))
-    club = tables.Column(verbose_name=_("Club"))
+    name = tables.Column(verbose_name=_("Name"), attrs={"td": {"class": "name"}})
+    club = tables.Column(verbose_name=_("Club"), attrs=DETAIL)
     total = tables.Column(verbose_name=_("Total"), attrs={"td": {"class": "num total"}})
-    reason_text = ReasonColumn(verbose_name=_("Ahead because"), orderable=False)
+    reason_text = ReasonColumn(verbose_name=_("Ahead because"), orderable=False, attrs=DETAIL)
 
     class Meta:
         attrs = {"class": "data-table compact standings"}
@@ -50,7 +56,7 @@ class StandingTable(tables.Table):
                 f"s{n}",
                 tables.Column(
                     verbose_name=_("S%(number)d") % {"number": n},
-                    attrs={"td": {"class": "num"}},
+                    attrs=NUM_DETAIL,
                     default="–",
                 ),
             )
@@ -61,7 +67,7 @@ class StandingTable(tables.Table):
                 f"m_{key}",
                 tables.Column(
                     verbose_name=labels.metric_label(key),
-                    attrs={"td": {"class": "num"}},
+                    attrs=NUM_DETAIL,
                     default="–",
                 ),
             )
@@ -146,12 +152,14 @@ class SeasonTable(tables.Table):
     rank = tables.Column(
         verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}}, order_by=("sort_rank",)
     )
-    name = tables.Column(verbose_name=_("Name"))
-    played = tables.Column(verbose_name=_("Series played"), attrs={"td": {"class": "num"}})
-    counted_total = tables.Column(verbose_name=_("Counted total"), attrs={"td": {"class": "num"}})
-    average = tables.Column(verbose_name=_("Average"), attrs={"td": {"class": "num"}})
-    dropped = tables.Column(verbose_name=_("Dropped results"), orderable=False)
-    reason_text = ReasonColumn(verbose_name=_("Ahead because"), orderable=False)
+    name = tables.Column(verbose_name=_("Name"), attrs={"td": {"class": "name"}})
+    played = tables.Column(verbose_name=_("Series played"), attrs=NUM_DETAIL)
+    counted_total = tables.Column(
+        verbose_name=_("Counted total"), attrs={"td": {"class": "num total"}}
+    )
+    average = tables.Column(verbose_name=_("Average"), attrs=NUM_DETAIL)
+    dropped = tables.Column(verbose_name=_("Dropped results"), orderable=False, attrs=DETAIL)
+    reason_text = ReasonColumn(verbose_name=_("Ahead because"), orderable=False, attrs=DETAIL)
 
     class Meta:
         attrs = {"class": "data-table compact standings"}
@@ -162,7 +170,7 @@ class SeasonTable(tables.Table):
         return value if value is not None else _("not yet ranked")
 
     def render_average(self, value):
-        return f"{value:.2f}"
+        return number_format(value, 2)  # 12,50 in German
 
     def render_dropped(self, value):
         if not value:

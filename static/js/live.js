@@ -25,6 +25,7 @@
         if (fresh) {
           region.innerHTML = fresh.innerHTML;
           region.setAttribute("data-version", fresh.getAttribute("data-version"));
+          region.dispatchEvent(new CustomEvent("live:swapped", { bubbles: true }));
         }
       });
   }
