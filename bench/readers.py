@@ -18,6 +18,12 @@ readers; a watcher refreshing the JSON every 100 ms measures how soon each one i
 
 Prints requests/s, p50/p95 latency, the share of 304 answers and errors per view and
 phase, and the cached/uncached throughput ratio. Each phase is bounded by its time limit.
+
+With ``--scorers N`` (``bench.scorers``) N people save and confirm whole sheets of another
+event in a closed loop during every phase, and two phases are added: ``scorers`` (nobody
+reads: the baseline) and ``pooled`` (cached readers served by a second gunicorn, the reader
+pool, at lower CPU priority, as a reverse proxy would route ``/public/`` and ``/api/``).
+``--think S`` lets each reader wait about S seconds between requests, as phones do.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 
+from bench import scorers as desks
 from bench.load import ROOT, start_gunicorn
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/live_readers"
@@ -113,10 +120,12 @@ def login(base: str) -> str:
     return "; ".join(f"{c.name}={c.value}" for c in jar)
 
 
-def reader(base, paths, cookie, conditional, stop, tally, seed):
+def reader(base, paths, cookie, conditional, stop, tally, seed, think=0.0):
     rng = random.Random(seed)
     etags: dict[str, str] = {}
     names, weights = list(VIEWS), list(VIEWS.values())
+    if think:
+        stop.wait(rng.random() * think)  # phones do not all refresh at the same moment
     while not stop.is_set():
         view = rng.choices(names, weights)[0]
         headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
@@ -138,6 +147,8 @@ def reader(base, paths, cookie, conditional, stop, tally, seed):
         except OSError:
             status = 0
         tally.add(view, time.perf_counter() - started, status)
+        if think:
+            stop.wait(rng.uniform(0.5, 1.5) * think)
 
 
 def writer(event, confirmer, stop, confirmed, every):
@@ -191,26 +202,33 @@ def staleness(confirmed: list[float], changes: list[float]) -> list[float]:
     return out
 
 
-def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every):
+def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every, scoring=None):
+    """One phase; ``scoring`` is (scorers' sessions, desk, think) or None."""
     tally, stop, confirmed, changes = Tally(), threading.Event(), [], []
+    think = scoring[2] if scoring else 0.0
     threads = [
         threading.Thread(
-            target=reader, args=(base, paths, cookie, name == "cached", stop, tally, i)
+            target=reader,
+            args=(base, paths, cookie, name in ("cached", "pooled"), stop, tally, i, think),
         )
         for i in range(readers)
     ]
     write = threading.Thread(target=writer, args=(event, confirmer, stop, confirmed, every))
     watch = threading.Thread(target=watcher, args=(base, paths["json"], cookie, stop, changes))
+    scored = desks.ScorerTally()
     started = time.perf_counter()
+    if scoring:
+        threads += desks.start_scorers(scoring[0], scoring[1], stop, scored)
     write.start()
     watch.start()
-    for t in threads:
+    for t in threads[:readers]:
         t.start()
     stop.wait(seconds)
     stop.set()
     for t in [*threads, write, watch]:
         t.join(timeout=35)
-    return tally, time.perf_counter() - started, staleness(confirmed, changes)
+    elapsed = time.perf_counter() - started
+    return tally, elapsed, staleness(confirmed, changes), desks.summary(scored, elapsed), scored
 
 
 def one_reader(base: str, path: str, runs: int = 100) -> dict[str, float]:
@@ -272,7 +290,7 @@ def table(results) -> list[str]:
         f"{'304 %':>6} {'errors':>6}"
     ]
     rates = {}
-    for name, (tally, elapsed, _writes) in results.items():
+    for name, (tally, elapsed, *_rest) in results.items():
         every = []
         for view in [*VIEWS, "all"]:
             lat = every if view == "all" else tally.latencies.get(view, [])
@@ -310,54 +328,76 @@ def main(argv=None) -> int:
     parser.add_argument("--readers", type=int, default=20, help="concurrent readers")
     parser.add_argument("--seconds", type=float, default=15, help="length of each phase")
     parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
-    parser.add_argument("--port", type=int, default=8101)
+    parser.add_argument("--port", type=int, default=8101, help="and the next one: reader pool")
     parser.add_argument(
         "--confirm-every", type=float, default=1.0, help="seconds between confirmations"
     )
+    parser.add_argument("--scorers", type=int, default=0, help="people saving sheets meanwhile")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds between requests")
+    parser.add_argument("--reader-workers", type=int, default=3, help="workers of the reader pool")
     args = parser.parse_args(argv)
-    args.seconds = min(args.seconds, 25)  # two phases stay within a minute
+    args.seconds = min(args.seconds, 25)  # each phase stays under half a minute
 
     os.chdir(ROOT)
     event, confirmer = prepare(args.database)
+    # Enough fresh tables for a closed loop of every scorer through four phases.
+    desk = desks.prepare_desk(args.scorers, args.scorers * 8) if args.scorers else None
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
     os.environ["REDIS_URL"] = args.redis
     process = start_gunicorn(args.database, args.port, args.workers)
+    pool = None
     base = f"http://127.0.0.1:{args.port}"
     paths = {
         "page": f"/public/events/{event.pk}/",
         "display": f"/public/events/{event.pk}/display/",
         "json": f"/api/events/{event.pk}/standings",
     }
+    phases = [("uncached", base), ("cached", base)]
+    scoring = None
+    if desk:
+        scoring = (desks.log_in(base, args.scorers), desk, args.think)
+        pool = start_gunicorn(args.database, args.port + 1, args.reader_workers)
+        desks.renice(pool, 10)
+        pool_base = f"http://127.0.0.1:{args.port + 1}"
+        phases = [("scorers", base), *phases, ("pooled", pool_base)]
     try:
         cookie = login(base)
         results = {
             name: phase(
                 name,
-                base,
+                where,
                 paths,
                 cookie if name == "uncached" else "",
-                args.readers,
+                0 if name == "scorers" else args.readers,
                 args.seconds,
                 event,
                 confirmer,
                 args.confirm_every,
+                scoring,
             )
-            for name in ("uncached", "cached")
+            for name, where in phases
         }
         alone = one_reader(base, paths["page"])
     finally:
-        process.terminate()
-        process.wait(timeout=15)
+        for server in (process, pool):
+            if server is not None:
+                server.terminate()
+                server.wait(timeout=15)
     inside = server_time(paths["page"])
     print(
-        f"{args.readers} readers, {args.seconds:.0f} s a phase, gunicorn {args.workers} "
-        f"sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every "
+        f"{args.readers} readers (think {args.think:g} s), {args.seconds:.0f} s a phase, gunicorn "
+        f"{args.workers} sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every "
         f"{args.confirm_every:g} s"
+        + (f"; {args.scorers} scorers in a closed loop on another event" if desk else "")
     )
     for line in table(results):
         print(line)
+    if desk:
+        print(f"{'phase':<9} {'sheets/s':>8} {'save p50':>8} {'save p95':>8} {'errors':>6}")
+        for name, (*_x, (rate, p50, p95), scored) in results.items():
+            print(f"{name:<9} {rate:>8.1f} {p50:>8.0f} {p95:>8.0f} {scored.errors:>6}")
     print(
         f"one reader alone, public page: cache hit {alone['hit']:.1f} ms, "
         f"304 {alone['304']:.1f} ms (median of 100, round trip through gunicorn)"
@@ -368,14 +408,14 @@ def main(argv=None) -> int:
         f"{inside['hit']:.2f} ms (CPU {inside['hit cpu']:.2f} ms) with "
         f"{inside['hit queries']:.0f} query (medians of 200)"
     )
-    for name, (_tally, _elapsed, stale) in results.items():
+    for name, (_tally, _elapsed, stale, *_rest) in results.items():
         if stale:
             print(
                 f"{name}: {len(stale)} sheets confirmed; the public JSON showed each after "
                 f"median {1000 * statistics.median(stale):.0f} ms, "
                 f"max {1000 * max(stale):.0f} ms (+ the 5 s poll of a display or phone)"
             )
-    errors = sum(sum(r[0].errors.values()) for r in results.values())
+    errors = sum(sum(r[0].errors.values()) + r[4].errors for r in results.values())
     return 1 if errors else 0
 
 
