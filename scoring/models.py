@@ -10,6 +10,7 @@ set changes (`scoring.sheets.storage.recompute_event`); everything else reads th
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Participant, Table
@@ -256,3 +257,43 @@ class TableHand(models.Model):
 
     def __str__(self):
         return f"{self.table} #{self.number} ({self.client_id})"
+
+
+class ExportJob(models.Model):
+    """A long export rendered by a task worker (`scoring.exports.jobs`). Status, progress and
+    the finished file's bytes are this row, so every app server answers the polling and the
+    download, whichever machine's worker rendered it. Rows live an hour."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    id = models.CharField(primary_key=True, max_length=32)  # random, the job's URL
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    exporter = models.CharField(max_length=64)
+    scope = models.CharField(max_length=10)
+    object_id = models.PositiveIntegerField()
+    fmt = models.CharField(max_length=4)
+    language = models.CharField(max_length=8)
+    base_url = models.CharField(max_length=300, blank=True)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    unit = models.CharField(max_length=8)
+    filename = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=100)
+    content = models.BinaryField(null=True, editable=False)
+    size = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=100, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("export job")
+        verbose_name_plural = _("export jobs")
+
+    def __str__(self):
+        return f"{self.exporter}.{self.fmt} ({self.state})"

@@ -11,6 +11,7 @@ from scoring.models import HandSeat
 from scoring.sheets.codes import sheet_code
 from scoring.sheets.services import confirm_sheet, save_sheet
 from tests.factories import (
+    IMMEDIATE_TASKS,
     EventFactory,
     MembershipFactory,
     ParticipantFactory,
@@ -51,12 +52,11 @@ def secret_grid(start):
 
 
 @pytest.fixture
-def world(club_a, club_b, organiser_a, scorer_a, settings, tmp_path):
+def world(club_a, club_b, organiser_a, scorer_a, settings):
     from clubs.models import ClubRole, PlayerImport
     from tournaments.models import Group, GroupMember, Season
 
-    settings.EXPORTS_JOB_DIR = tmp_path / "jobs"
-    settings.EXPORTS_RUN_JOBS_INLINE = True
+    settings.TASKS = IMMEDIATE_TASKS
     season = Season.objects.create(
         club=club_a, name="Saison 2026", start_date="2026-01-01", end_date="2026-12-31"
     )
