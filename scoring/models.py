@@ -7,6 +7,8 @@ and `HandSeat.held_points` (the hand points a seat held, typed or counted from i
 set changes (`scoring.sheets.storage.recompute_event`); everything else reads them as stored.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -259,16 +261,24 @@ class TableHand(models.Model):
         return f"{self.table} #{self.number} ({self.client_id})"
 
 
+# Background jobs (task workers, django-tasks): a job waiting or running whose row has not
+# moved for this long died with its worker, or no worker runs.
+JOB_STALE_AFTER = timedelta(minutes=10)
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
 class ExportJob(models.Model):
     """A long export rendered by a task worker (`scoring.exports.jobs`). Status, progress and
     the finished file's bytes are this row, so every app server answers the polling and the
     download, whichever machine's worker rendered it. Rows live an hour."""
 
-    class State(models.TextChoices):
-        QUEUED = "queued", _("queued")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
+    State = JobState
 
     id = models.CharField(primary_key=True, max_length=32)  # random, the job's URL
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -297,3 +307,32 @@ class ExportJob(models.Model):
 
     def __str__(self):
         return f"{self.exporter}.{self.fmt} ({self.state})"
+
+
+class RulesetChange(models.Model):
+    """A rule-set change of an event, applied by a task worker (`scoring.sheets.ruleset_jobs`):
+    recomputing a championship's 40,000 results takes up to two minutes, too long for a
+    request. `result` holds the counts of `RecomputeResult` once done."""
+
+    State = JobState
+
+    id = models.CharField(primary_key=True, max_length=32)  # random
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    slug = models.CharField(max_length=64)
+    overrides = models.JSONField(null=True, blank=True)
+    reason = models.TextField()
+    language = models.CharField(max_length=8)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    result = models.JSONField(default=dict, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("rule-set change")
+        verbose_name_plural = _("rule-set changes")
+
+    def __str__(self):
+        return f"{self.event_id} -> {self.slug} ({self.state})"

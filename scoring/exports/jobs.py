@@ -24,13 +24,12 @@ from django.utils import timezone, translation
 from django_tasks import task
 
 from scoring.exports.registry import SCOPES, get_exporter, scope_of
-from scoring.models import ExportJob
+from scoring.models import JOB_STALE_AFTER, ExportJob
 
 from .rendering import CONTENT_TYPES, render_export
 
 MAX_AGE = timedelta(hours=1)
-# A waiting or running job whose row has not moved for this long died with its worker.
-STALE = timedelta(minutes=10)
+STALE = JOB_STALE_AFTER
 JOB_ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 _WRITE_INTERVAL = 0.5
 INTERRUPTED = "interrupted"

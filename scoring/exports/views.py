@@ -8,8 +8,10 @@ role, gets a 404 for their page, status and file.
 
 from __future__ import annotations
 
+import io
+
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -210,8 +212,12 @@ def job_download(request, job_id):
     content = jobs.job_content(job.pk) if job.state == ExportJob.State.DONE else None
     if content is None:
         raise Http404
-    response = HttpResponse(content, content_type=job.content_type)
-    response["Content-Disposition"] = _disposition(job.filename, attachment=job.fmt == "xlsx")
+    response = FileResponse(
+        io.BytesIO(content),
+        as_attachment=job.fmt == "xlsx",
+        filename=job.filename,
+        content_type=job.content_type,
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -31,7 +31,7 @@ def test_job_reports_progress_and_finishes(client, viewer_a, series_a):
     assert status["message"] == "Ready."
     download = client.get(status["download_url"])
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
-    assert "Score sheet – table 2" in pdf_text(download.content)
+    assert "Score sheet – table 2" in pdf_text(b"".join(download.streaming_content))
     # The page without JavaScript shows the same.
     page = client.get(job["page_url"]).content.decode()
     assert status["download_url"] in page
@@ -154,8 +154,9 @@ def test_a_worker_renders_and_two_app_servers_answer(club_a, series_a, database_
         assert status["state"] == "done" and status["done"] == status["total"] == 2
     download = second.get(status["download_url"])
     assert download.status_code == 200
-    assert "Score sheet – table 2" in pdf_text(download.content)
-    assert download.content == first.get(status["download_url"]).content
+    content = b"".join(download.streaming_content)
+    assert "Score sheet – table 2" in pdf_text(content)
+    assert content == b"".join(first.get(status["download_url"]).streaming_content)
 
 
 @pytest.mark.django_db(transaction=True)

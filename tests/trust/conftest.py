@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from scoring.exports import jobs
-from scoring.models import HandSeat
+from scoring.models import HandSeat, RulesetChange
 from scoring.sheets.codes import sheet_code
 from scoring.sheets.services import confirm_sheet, save_sheet
 from tests.factories import (
@@ -81,6 +81,11 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
     )
     with translation.override("en"):
         job_id = jobs.start_job(organiser_a, "standings", event, "xlsx", base_url="")
+    # A rule-set change waiting for a worker (none runs here): its status is the organiser's.
+    change = RulesetChange.objects.create(
+        id="walk-change-" + "x" * 12, event=event, user=organiser_a, slug=event.ruleset_slug,
+        reason="walk", language="de",
+    )  # fmt: skip
     ids = {
         "club": club_a.pk,
         "player": people[0].player_id,
@@ -93,6 +98,7 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
         "series": series.pk,
         "season": season.pk,
         "job": job_id,
+        "ruleset_change": change.pk,
         "code": sheet_code(series.pk, 1),
     }
     confirmed = [str(abs(t)) for t in totals_1]
