@@ -53,6 +53,7 @@ def queue_ruleset_change(
     if not reason:
         raise ValidationError({"reason": _("Changing the rule set needs a reason.")})
     checked_ruleset(slug, overrides)  # the form's errors now, not in the worker
+    _remove_old_changes()
     pending = latest_change(event)
     if pending is not None and pending.state in PENDING:
         raise ValidationError(_("A rule-set change is still being applied. Wait until it is done."))
@@ -68,6 +69,18 @@ def queue_ruleset_change(
     result = apply_ruleset_change.enqueue(change.pk)
     RulesetChange.objects.filter(pk=change.pk).update(task_id=str(result.id))
     return change
+
+
+def _remove_old_changes() -> None:
+    """Changes and their finished task results go after an hour (the event's history keeps
+    every rule-set change with its reason)."""
+    from django_tasks_db.models import DBTaskResult
+
+    cutoff = timezone.now() - SHOWN_FOR
+    RulesetChange.objects.filter(updated_at__lt=cutoff).delete()
+    DBTaskResult.objects.filter(
+        finished_at__lt=cutoff, task_path=apply_ruleset_change.module_path
+    ).delete()
 
 
 @task()

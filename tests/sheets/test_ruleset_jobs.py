@@ -116,6 +116,11 @@ def test_a_change_gone_quiet_reads_as_failed_in_german(event_with_a_sheet, organ
     # A quiet change no longer blocks a new one.
     ruleset_jobs.queue_ruleset_change(organiser_a, event, "german-minus", None, "again")
     assert RulesetChange.objects.count() == 2
+    # Changes older than an hour are removed when the next one is queued.
+    RulesetChange.objects.update(updated_at=timezone.now() - dt.timedelta(hours=2))
+    RulesetChange.objects.update(state="done")
+    newest = ruleset_jobs.queue_ruleset_change(organiser_a, event, "german-minus", None, "3")
+    assert list(RulesetChange.objects.values_list("pk", flat=True)) == [newest.pk]
 
 
 @pytest.mark.django_db(transaction=True)
