@@ -25,6 +25,10 @@ run: $(VENV)/.runtime
 	DEBUG=1 $(PY) manage.py seed_demo --if-empty
 	@echo
 	@echo "Rommé Ledger is starting on http://$(HOST):$(PORT)/ (stop with Ctrl+C)"
+	@# Long exports are tasks: a worker beside the dev server takes them from the database
+	@# queue; it reloads on code changes like runserver and stops with it.
+	DEBUG=1 $(PY) manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.dev
@@ -37,10 +41,13 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-# Production-style serving: gunicorn + whitenoise. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL.
+# Production-style serving: gunicorn + whitenoise and one task worker for the long exports.
+# Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL.
 serve-prod: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput
+	$(PY) manage.py db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(VENV)/bin/gunicorn romme.wsgi --bind $(HOST):$(PORT) --workers $${WORKERS:-3}
 
 bench: $(VENV)/.dev

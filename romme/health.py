@@ -5,9 +5,10 @@
 
 200 if every check is ok, 503 if one fails. Checks: the database answers `SELECT 1` and is
 writable (not a read-only transaction or file), the cache stores and returns a value, the
-folders the app writes to (database file, media, export jobs) have at least
-HEALTH_MIN_FREE_MB free, and the export jobs folder (the task queue) is writable. Folder
-names and errors are reported by kind only: no paths, no settings, no user data.
+folders the app writes to (database file, media, the temporary folder the PDF and upload
+code spill into) have at least HEALTH_MIN_FREE_MB free, and the task queue is served: no
+task has waited longer than ten minutes (else no worker runs, `manage.py db_worker`).
+Folder names and errors are reported by kind only: no paths, no settings, no user data.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import Count, Min
 from django.http import JsonResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -68,9 +72,7 @@ def check_cache() -> dict:
 
 
 def _folders() -> dict[str, Path]:
-    from scoring.exports.jobs import job_root
-
-    folders = {"jobs": job_root()}
+    folders = {"temp": Path(tempfile.gettempdir())}
     db_name = str(connection.settings_dict.get("NAME") or "")
     if connection.vendor == "sqlite" and not db_name.startswith(("file:", ":memory:")):
         folders["database"] = Path(db_name).resolve().parent
@@ -90,21 +92,20 @@ def check_disk() -> dict:
 
 
 def check_jobs() -> dict:
-    from scoring.exports.jobs import job_root
+    from django_tasks import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
 
-    root = job_root()
-    probe = root / f".healthz-{secrets.token_hex(6)}"
-    probe.write_bytes(b"ok")
-    probe.unlink()
-    running = sum(1 for status in root.glob("*/status.json") if _is_running(status))
-    return {"ok": True, "running": running}
+    from scoring.exports.jobs import STALE
 
-
-def _is_running(status_file: Path) -> bool:
-    try:
-        return '"state": "running"' in status_file.read_text(encoding="utf-8")
-    except OSError:
-        return False
+    waiting = DBTaskResult.objects.filter(status=TaskResultStatus.READY).aggregate(
+        count=Count("id"), oldest=Min("enqueued_at")
+    )
+    age = (timezone.now() - waiting["oldest"]).total_seconds() if waiting["oldest"] else 0
+    result = {"ok": age < STALE.total_seconds(), "waiting": waiting["count"]}
+    result["oldest_waiting_s"] = round(age)
+    if not result["ok"]:
+        result["error"] = "no_worker"
+    return result
 
 
 CHECKS = {

@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "clubs",
     "tournaments",
     "scoring",
@@ -239,11 +241,13 @@ if CACHE_URL:
     }
 
 # Faults and health: a database or disk fault answers 503 with a German page (romme.faults);
-# /healthz reports database, cache, disk space and the export jobs folder (romme.health).
+# /healthz reports database, cache, disk space and the task queue (romme.health).
 MIDDLEWARE += ["romme.faults.ServiceUnavailableMiddleware"]
 HEALTH_MIN_FREE_MB = int(os.environ.get("HEALTH_MIN_FREE_MB", "200"))
-# Export jobs (status and file per job); empty: a folder in the system's temp directory.
-EXPORTS_JOB_DIR = os.environ.get("EXPORTS_JOB_DIR", "")
+# Background tasks (long exports): django-tasks with its database backend, so the queue, the
+# progress and the finished files are in the one database every app server and every worker
+# (`manage.py db_worker`) shares; `make run` starts a worker beside the dev server.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 if PRODUCTION:
     # A monitor on the same machine asks http://127.0.0.1/healthz without TLS.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

@@ -7,9 +7,12 @@ and `HandSeat.held_points` (the hand points a seat held, typed or counted from i
 set changes (`scoring.sheets.storage.recompute_event`); everything else reads them as stored.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Participant, Table
@@ -256,3 +259,80 @@ class TableHand(models.Model):
 
     def __str__(self):
         return f"{self.table} #{self.number} ({self.client_id})"
+
+
+# Background jobs (task workers, django-tasks): a job waiting or running whose row has not
+# moved for this long died with its worker, or no worker runs.
+JOB_STALE_AFTER = timedelta(minutes=10)
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class ExportJob(models.Model):
+    """A long export rendered by a task worker (`scoring.exports.jobs`). Status, progress and
+    the finished file's bytes are this row, so every app server answers the polling and the
+    download, whichever machine's worker rendered it. Rows live an hour."""
+
+    State = JobState
+
+    id = models.CharField(primary_key=True, max_length=32)  # random, the job's URL
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    exporter = models.CharField(max_length=64)
+    scope = models.CharField(max_length=10)
+    object_id = models.PositiveIntegerField()
+    fmt = models.CharField(max_length=4)
+    language = models.CharField(max_length=8)
+    base_url = models.CharField(max_length=300, blank=True)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    unit = models.CharField(max_length=8)
+    filename = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=100)
+    content = models.BinaryField(null=True, editable=False)
+    size = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=100, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("export job")
+        verbose_name_plural = _("export jobs")
+
+    def __str__(self):
+        return f"{self.exporter}.{self.fmt} ({self.state})"
+
+
+class RulesetChange(models.Model):
+    """A rule-set change of an event, applied by a task worker (`scoring.sheets.ruleset_jobs`):
+    recomputing a championship's 40,000 results takes up to two minutes, too long for a
+    request. `result` holds the counts of `RecomputeResult` once done."""
+
+    State = JobState
+
+    id = models.CharField(primary_key=True, max_length=32)  # random
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    slug = models.CharField(max_length=64)
+    overrides = models.JSONField(null=True, blank=True)
+    reason = models.TextField()
+    language = models.CharField(max_length=8)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    result = models.JSONField(default=dict, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("rule-set change")
+        verbose_name_plural = _("rule-set changes")
+
+    def __str__(self):
+        return f"{self.event_id} -> {self.slug} ({self.state})"

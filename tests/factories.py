@@ -86,3 +86,8 @@ def seated_table(series, participants, number=1):
     for position, participant in enumerate(participants):
         Seat.objects.create(table=table, series=series, position=position, participant=participant)
     return table
+
+
+# Most tests run the export tasks inside `enqueue`; tests/exports/test_jobs.py runs a real
+# worker on the database backend the app is configured with.
+IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

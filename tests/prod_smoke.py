@@ -4,14 +4,17 @@
                                          [--cache redis://127.0.0.1:6379/9] [--port 0]
 
 A fresh PostgreSQL database (dropped and created), migrated, with the demo data
-(`seed_demo`); `collectstatic` into a temporary STATIC_ROOT; gunicorn with DEBUG=0, a
-throw-away SECRET_KEY and the Redis cache. Then, for every demo role and for a visitor
+(`seed_demo`); `collectstatic` into a temporary STATIC_ROOT; two gunicorn "app servers"
+(two ports, as behind a load balancer) with DEBUG=0, a throw-away SECRET_KEY and the Redis
+cache, and one task worker (`manage.py db_worker`). Then, for every demo role and for a visitor
 without login, it crawls the pages linked from the home page (same site, GET only, bounded)
 and asserts every answer is 200, 302, 403 or 404, never a 500. As the organiser it fetches
 every export of the demo events (XLSX, PDF, print page), checks each PDF for what
 print.css gives it (DejaVu Sans embedded, "Seite n von N" in the footer), reads the JSON
-API, and writes the event archive with `manage.py export_event`. Exit status 1 on any
-failure; gunicorn's log is checked for tracebacks too.
+API, and writes the event archive with `manage.py export_event`. The long exports go
+through the job path: started on the first server, rendered by the worker, polled and
+downloaded on the second. Exit status 1 on any failure; the logs of gunicorn and the worker
+are checked for tracebacks too.
 
 Not collected by pytest (no test_ prefix): CI runs it after the PostgreSQL tests.
 """
@@ -71,9 +74,10 @@ class Browser:
         def redirect_request(self, *args, **kwargs):
             return None
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, jar: http.cookiejar.CookieJar | None = None):
         self.base = base
-        self.jar = http.cookiejar.CookieJar()
+        # Cookies ignore the port: a shared jar is one session on both app servers.
+        self.jar = jar if jar is not None else http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self.jar), self._NoRedirect
         )
@@ -103,8 +107,9 @@ class Browser:
 
 
 class Smoke:
-    def __init__(self, base: str):
+    def __init__(self, base: str, other_base: str = ""):
         self.base = base
+        self.other_base = other_base or base  # the second app server
         self.failures: list[str] = []
         self.statuses: Counter = Counter()
         self.export_urls: set[str] = set()
@@ -209,7 +214,8 @@ def run(args) -> int:
     started = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="romme-smoke-"))
     port = args.port or free_port()
-    base = f"http://127.0.0.1:{port}"
+    other_port = args.port + 1 if args.port else free_port()
+    base, other_base = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{other_port}"
     env = {
         **os.environ,
         "DEBUG": "0",
@@ -234,21 +240,32 @@ def run(args) -> int:
     # The source tree's static folder is not needed: PDFs read the collected, hashed files.
     print(f"prepared in {time.monotonic() - started:.1f}s; {logins.strip().splitlines()[0]}")
 
-    log_path = work / "gunicorn.log"
-    with log_path.open("wb") as log:
+    log_path, worker_log_path = work / "gunicorn.log", work / "worker.log"
+    with log_path.open("wb") as log, worker_log_path.open("wb") as worker_log:
         gunicorn = Path(sys.executable).with_name("gunicorn")
-        process = subprocess.Popen(
-            [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-             "--timeout", "120", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        commands = [
+            ([str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{p}", "--workers", str(n),
+              "--timeout", "120", "--log-level", "warning"], log)
+            for p, n in ((port, 2), (other_port, 1))
+        ]  # fmt: skip
+        worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5"]
+        commands.append((worker, worker_log))
+        processes = [
+            subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            for command, out in commands
+        ]
         try:
-            health = wait_healthy(base, process)
-            smoke = Smoke(base)
+            health = wait_healthy(base, processes[0])
+            wait_healthy(other_base, processes[1])
+            smoke = Smoke(base, other_base)
             smoke_all(smoke, env, health, args)
+            if processes[2].poll() is not None:
+                smoke.failures.append("the task worker exited")
         finally:
-            process.terminate()
-            process.wait(timeout=20)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.wait(timeout=60)
     if args.verbose:
         for who, lines in smoke.visited.items():
             print(f"--- {who}\n" + "\n".join(lines))
@@ -259,6 +276,10 @@ def run(args) -> int:
     errors += [line for line in log_text.splitlines() if "[ERROR]" in line or "CRITICAL" in line]
     if errors:
         smoke.failures.append("gunicorn logged errors:\n    " + "\n    ".join(errors[:20]))
+    worker_text = worker_log_path.read_text(errors="replace")
+    errors = [line for line in worker_text.splitlines() if "Traceback" in line or "FAILED" in line]
+    if errors:
+        smoke.failures.append("the worker logged errors:\n    " + "\n    ".join(errors[:20]))
     elapsed = time.monotonic() - started
     print(f"statuses: {dict(sorted(smoke.statuses.items()))}; {elapsed:.0f}s in all")
     if smoke.failures:
@@ -276,6 +297,8 @@ def smoke_all(smoke: Smoke, env: dict, health: dict, args) -> None:
         smoke.failures.append(f"/healthz: database is not PostgreSQL: {checks['database']}")
     if args.cache and checks["cache"].get("backend") != "RedisCache":
         smoke.failures.append(f"/healthz: cache is not Redis: {checks['cache']}")
+    if not checks["jobs"].get("ok"):
+        smoke.failures.append(f"/healthz: task queue: {checks['jobs']}")
 
     organiser = None
     for username, password in ROLES:
@@ -344,8 +367,12 @@ def check_export(smoke: Smoke, path: str, content_type: str, body: bytes) -> str
 
 
 def export_jobs(smoke: Smoke, browser: Browser) -> None:
-    """The long exports the menu offers as jobs: start, poll the status, download."""
+    """The long exports the menu offers as jobs: start on one app server, the worker renders,
+    poll the status on both and download from the other."""
     t0 = time.monotonic()
+    other = Browser(smoke.other_base, browser.jar)
+    if not smoke.job_urls:
+        smoke.failures.append("no long export was offered as a job")
     for path in sorted(smoke.job_urls):
         browser.get(path.rsplit("/", 3)[0] + "/")  # the menu: a fresh CSRF cookie
         status, _, body = browser.post(path, {}, Accept="application/json")
@@ -355,9 +382,10 @@ def export_jobs(smoke: Smoke, browser: Browser) -> None:
             continue
         status_url = json.loads(body)["status_url"] if status == 202 else None
         deadline = time.monotonic() + 120
-        state = {}
+        state, polls = {}, 0
         while status_url and time.monotonic() < deadline:
-            code, _, body = browser.get(status_url)
+            polls += 1
+            code, _, body = (other if polls % 2 else browser).get(status_url)
             smoke.check("organiser", status_url, code)
             state = json.loads(body) if code == 200 else {"state": f"HTTP {code}"}
             if state.get("state") not in ("queued", "running"):
@@ -366,7 +394,10 @@ def export_jobs(smoke: Smoke, browser: Browser) -> None:
         if state.get("state") != "done":
             smoke.failures.append(f"job {path}: {state}")
             continue
-        code, content_type, content = browser.get(state["download_url"])
+        code, _, body = browser.get(status_url)
+        if code != 200 or json.loads(body).get("state") != "done":
+            smoke.failures.append(f"job {path}: the servers disagree: {body[:200]!r}")
+        code, content_type, content = other.get(state["download_url"])
         smoke.check("organiser", state["download_url"], code)
         if code == 200:
             check_export(smoke, path, content_type, content)

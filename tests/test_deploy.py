@@ -25,7 +25,6 @@ def test_the_example_environment_passes_the_deploy_check(tmp_path):
     assert values["DATABASE_URL"].startswith("postgres")
     assert values["CACHE_URL"].startswith("redis://")
     values["STATIC_ROOT"] = str(tmp_path / "static")
-    values["EXPORTS_JOB_DIR"] = str(tmp_path / "exports")
     dropped = {"DEBUG", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL"}
     env = {k: v for k, v in os.environ.items() if k not in dropped} | values
     result = subprocess.run(
@@ -46,20 +45,21 @@ def test_the_settings_read_the_example_environment(tmp_path):
     code = (
         "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'romme.settings');"
         "django.setup(); from django.conf import settings as s;"
-        "print(s.DEBUG, s.CACHES['default']['BACKEND'], s.STATIC_ROOT, s.EXPORTS_JOB_DIR,"
-        " s.DATABASES['default']['NAME'], s.STORAGES['staticfiles']['BACKEND'])"
+        "print(s.DEBUG, s.CACHES['default']['BACKEND'], s.STATIC_ROOT,"
+        " s.DATABASES['default']['NAME'], s.STORAGES['staticfiles']['BACKEND'],"
+        " s.TASKS['default']['BACKEND'])"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
-    debug, cache, static_root, jobs, database, storage = result.stdout.split()
+    debug, cache, static_root, database, storage, tasks = result.stdout.split()
     assert debug == "False"
     assert cache == "django.core.cache.backends.redis.RedisCache"
     assert static_root == str(tmp_path / "static")
-    assert jobs == "/var/lib/romme/exports"
     assert database == "romme"
     assert storage == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert tasks == "django_tasks_db.DatabaseBackend"
 
 
 def test_the_unit_runs_what_the_readme_says():
@@ -72,3 +72,10 @@ def test_the_unit_runs_what_the_readme_says():
     assert "X-Forwarded-Proto $scheme" in nginx  # SECURE_PROXY_SSL_HEADER relies on it
     backup = (DEPLOY / "romme-backup").read_text(encoding="utf-8")
     assert "pg_dump" in backup and "export_event" in backup
+
+
+def test_the_worker_unit_runs_the_database_worker():
+    unit = (DEPLOY / "romme-worker.service").read_text(encoding="utf-8")
+    assert "EnvironmentFile=/etc/romme/romme.env" in unit
+    assert "manage.py db_worker" in unit and "--no-reload" in unit
+    assert "Restart=always" in unit

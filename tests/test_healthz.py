@@ -13,13 +13,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(settings, tmp_path):
-    settings.EXPORTS_JOB_DIR = tmp_path / "jobs"
+def client():
     return Client(raise_request_exception=False)
 
 
 def test_healthy(client, django_assert_max_num_queries):
-    with django_assert_max_num_queries(2):
+    # SELECT 1 (and the read-only check on PostgreSQL), one look at the task queue.
+    with django_assert_max_num_queries(3):
         response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -28,7 +28,8 @@ def test_healthy(client, django_assert_max_num_queries):
     assert body["status"] == "ok"
     assert set(body["checks"]) == {"database", "cache", "disk", "jobs"}
     assert all(check["ok"] for check in body["checks"].values())
-    assert body["checks"]["disk"]["jobs"]["free_mb"] > 0
+    assert body["checks"]["disk"]["temp"]["free_mb"] > 0
+    assert body["checks"]["jobs"]["waiting"] == 0
     # No paths, no settings, no user data: only kinds, numbers and booleans.
     text = response.content.decode()
     assert "/tmp" not in text and "/work" not in text and "SECRET" not in text
@@ -59,7 +60,7 @@ def test_disk_almost_full(client, settings):
     response = client.get("/healthz")
     assert response.status_code == 503
     disk = response.json()["checks"]["disk"]
-    assert disk["ok"] is False and disk["jobs"]["ok"] is False
+    assert disk["ok"] is False and disk["temp"]["ok"] is False
 
 
 def test_cache_broken(client):
@@ -69,15 +70,23 @@ def test_cache_broken(client):
     assert response.json()["checks"]["cache"]["ok"] is False
 
 
-def test_jobs_folder_not_writable(client, settings, tmp_path):
-    with mock.patch("pathlib.Path.write_bytes", side_effect=PermissionError(13, "denied")):
-        response = client.get("/healthz")
+def test_a_task_waiting_too_long_means_no_worker(client):
+    import datetime as dt
+
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from scoring.exports.jobs import run_export_job
+
+    result = run_export_job.enqueue("x" * 24)  # the database backend: it waits for a worker
+    assert client.get("/healthz").json()["checks"]["jobs"]["waiting"] == 1
+    an_hour_ago = timezone.now() - dt.timedelta(hours=1)
+    DBTaskResult.objects.filter(id=result.id).update(enqueued_at=an_hour_ago)
+    response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json()["checks"]["jobs"] == {
-        "ok": False,
-        "error": "PermissionError",
-        "ms": response.json()["checks"]["jobs"]["ms"],
-    }
+    jobs = response.json()["checks"]["jobs"]
+    assert jobs["ok"] is False and jobs["error"] == "no_worker" and jobs["waiting"] == 1
+    assert jobs["oldest_waiting_s"] >= 3600
 
 
 def test_only_get(client):

@@ -2,10 +2,13 @@
 
 Reading an export needs the exporter's role (viewer at least) in the club that owns the
 object; anonymous users are sent to the login page. Jobs belong to the user who started
-them: anyone else gets a 404 for their status and file.
+them and are checked again at every request: anyone else, or the owner after losing the
+role, gets a 404 for their page, status and file.
 """
 
 from __future__ import annotations
+
+import io
 
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
@@ -16,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import VIEWER, has_role, require_role
 from scoring.exports.registry import EXPORTERS, SCOPES, exporters_for, get_exporter
+from scoring.models import ExportJob
 from scoring.sheets.codes import parse_sheet_code, sheet_entry_path
 from scoring.visibility import require_sheet_reader
 from tournaments.models import Series
@@ -45,12 +49,16 @@ def _base_url(request) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
 
-def _unit_message(status: dict) -> str:
-    done, total, unit = status.get("done", 0), status.get("total", 0), status.get("unit")
-    if status.get("state") == "done":
+def _unit_message(job: ExportJob) -> str:
+    done, total, unit = job.done, job.total, job.unit
+    if job.state == ExportJob.State.DONE:
         return _("Ready.")
-    if status.get("state") == "failed":
+    if job.state == ExportJob.State.FAILED:
+        if job.error == jobs.INTERRUPTED:
+            return _("The export was interrupted: no background worker answered. Try again.")
         return _("The export failed. Please try again or tell the organiser.")
+    if job.state == ExportJob.State.QUEUED:
+        return _("Waiting for a free background worker …")
     if not done:
         return _("Preparing …")
     params = {"done": done, "total": total}
@@ -145,36 +153,39 @@ def job_start(request, scope, pk, slug, fmt):
     return redirect("exports:job", job_id=job_id)
 
 
-def _own_status(request, job_id) -> dict:
-    status = jobs.read_status(job_id)
-    if status is None or status.get("user_id") != request.user.pk:
+def _own_job(request, job_id) -> ExportJob:
+    """The user's own job, if they still hold the exporter's role for its object."""
+    job = jobs.read_job(job_id)
+    if job is None or job.user_id != request.user.pk or job.scope not in SCOPES:
         raise Http404
-    return status
+    scope_obj = SCOPES[job.scope]
+    obj = scope_obj.queryset().filter(pk=job.object_id).first()
+    exporter = EXPORTERS.get(job.exporter) or get_exporter(job.exporter)
+    if obj is None or not has_role(request.user, scope_obj.club_of(obj), exporter.permission):
+        raise Http404
+    return job
 
 
-def _status_payload(job_id: str, status: dict) -> dict:
-    total = status.get("total") or 0
-    done = status.get("done") or 0
-    percent = 100 if status["state"] == "done" else (int(100 * done / total) if total else 0)
+def _status_payload(job: ExportJob) -> dict:
+    done, total = job.done, job.total
+    done_state = job.state == ExportJob.State.DONE
+    percent = 100 if done_state else (int(100 * done / total) if total else 0)
     return {
-        "state": status["state"],
+        "state": job.state,
         "done": done,
         "total": total,
-        "unit": status.get("unit"),
+        "unit": job.unit,
         "percent": min(100, percent),
-        "message": _unit_message(status),
-        "filename": status.get("filename"),
-        "download_url": reverse("exports:job_download", args=[job_id])
-        if status["state"] == "done"
-        else None,
+        "message": _unit_message(job),
+        "filename": job.filename,
+        "download_url": reverse("exports:job_download", args=[job.pk]) if done_state else None,
     }
 
 
 @login_required
 @require_GET
 def job_status(request, job_id):
-    payload = _status_payload(job_id, _own_status(request, job_id))
-    response = JsonResponse(payload)
+    response = JsonResponse(_status_payload(_own_job(request, job_id)))
     response["Cache-Control"] = "no-store"
     return response
 
@@ -183,14 +194,13 @@ def job_status(request, job_id):
 @require_GET
 def job(request, job_id):
     """The job's own page: works without JavaScript (it reloads itself until done)."""
-    status = _own_status(request, job_id)
-    get_exporter(status["exporter"])
+    job = _own_job(request, job_id)
     context = {
-        "job_id": job_id,
-        "status": _status_payload(job_id, status),
-        "exporter": get_exporter(status["exporter"]),
-        "menu_url": reverse("exports:menu", args=[status["scope"], status["object_id"]]),
-        "status_url": reverse("exports:job_status", args=[job_id]),
+        "job_id": job.pk,
+        "status": _status_payload(job),
+        "exporter": get_exporter(job.exporter),
+        "menu_url": reverse("exports:menu", args=[job.scope, job.object_id]),
+        "status_url": reverse("exports:job_status", args=[job.pk]),
     }
     return render(request, "exports/job.html", context)
 
@@ -198,16 +208,18 @@ def job(request, job_id):
 @login_required
 @require_GET
 def job_download(request, job_id):
-    status = _own_status(request, job_id)
-    path = jobs.result_path(job_id)
-    if status["state"] != "done" or path is None:
+    job = _own_job(request, job_id)
+    content = jobs.job_content(job.pk) if job.state == ExportJob.State.DONE else None
+    if content is None:
         raise Http404
-    return FileResponse(
-        path.open("rb"),
-        as_attachment=status["fmt"] == "xlsx",
-        filename=status["filename"],
-        content_type=status["content_type"],
+    response = FileResponse(
+        io.BytesIO(content),
+        as_attachment=job.fmt == "xlsx",
+        filename=job.filename,
+        content_type=job.content_type,
     )
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @login_required

@@ -26,6 +26,11 @@ urlpatterns = [
         name="sheet_confirm",
     ),
     path("events/<int:pk>/ruleset/", views.event_ruleset, name="event_ruleset"),
+    path(
+        "events/<int:pk>/ruleset/changes/<slug:change_id>/status/",
+        views.ruleset_change_status,
+        name="ruleset_change_status",
+    ),
     # Table links (issue 16): the director's page, and the phones' pages behind the token.
     path("series/<int:pk>/table-links/", table_views.series_table_links, name="table_links"),
     path(

@@ -10,15 +10,15 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import ORGANISER, SCORER, has_role, require_role
 from common.forms import add_validation_errors
 from scoring.models import Sheet
-from scoring.sheets import disputes, policy, presenters, selectors, services
+from scoring.sheets import disputes, policy, presenters, ruleset_jobs, selectors, services
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets.forms import (
     ConfirmForm,
@@ -322,6 +322,38 @@ def sheet_confirm(request, series_pk, number):
 # ----- rule set ----------------------------------------------------------------------------
 
 
+def _change_status(change) -> dict:
+    """A rule-set change as exports.js polls it (the same shape as an export job)."""
+    done = change.state == change.State.DONE
+    if done:
+        counts = change.result
+        message = _(
+            "The rule set is changed: %(changed)d of %(seats)d results on %(sheets)d sheets "
+            "were recomputed."
+        ) % {**counts, "seats": counts["hand_seats"]}
+        if counts["problems"] or counts["unscorable"]:
+            message += (
+                " "
+                + _(
+                    "Under the new rule set the stored hands have %(problems)d problems; "
+                    "%(unscorable)d hands could not be scored and keep their points."
+                )
+                % counts
+            )
+    elif change.state == change.State.FAILED:
+        message = _("The rule set was not changed: %(error)s") % {"error": change.error}
+    elif change.state == change.State.QUEUED:
+        message = _("Waiting for a free background worker …")
+    else:
+        message = _("The results are being recomputed …")
+    return {
+        "state": change.state,
+        "percent": 100 if done else 0,
+        "message": message,
+        "download_url": None,
+    }
+
+
 @login_required
 def event_ruleset(request, pk):
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
@@ -329,7 +361,7 @@ def event_ruleset(request, pk):
     form = RulesetForm(request.POST or None, initial=RulesetForm.initial_for(event))
     if request.method == "POST" and form.is_valid():
         try:
-            result = services.change_ruleset(
+            ruleset_jobs.queue_ruleset_change(
                 request.user,
                 event,
                 form.cleaned_data["slug"],
@@ -339,20 +371,6 @@ def event_ruleset(request, pk):
         except ValidationError as error:
             add_validation_errors(form, error)
         else:
-            text = _(
-                "The rule set is changed: %(changed)d of %(seats)d results on %(sheets)d sheets "
-                "were recomputed."
-            ) % {"changed": result.changed, "seats": result.hand_seats, "sheets": result.sheets}
-            messages.success(request, text)
-            if result.problems or result.unscorable:
-                messages.warning(
-                    request,
-                    _(
-                        "Under the new rule set the stored hands have %(problems)d problems; "
-                        "%(unscorable)d hands could not be scored and keep their points."
-                    )
-                    % {"problems": result.problems, "unscorable": result.unscorable},
-                )
             return redirect("scoring:event_ruleset", pk=pk)
     history = (
         event.history.exclude(history_change_reason__isnull=True)
@@ -360,5 +378,28 @@ def event_ruleset(request, pk):
         .select_related("history_user")
         .order_by("-history_date")[:20]
     )
-    context = {"event": event, "form": form, "ruleset": event.ruleset, "history": history}
+    change = ruleset_jobs.latest_change(event)
+    context = {
+        "event": event,
+        "form": form,
+        "ruleset": event.ruleset,
+        "history": history,
+        "change": change,
+        "change_status": _change_status(change) if change else None,
+        "change_pending": change is not None and change.state in ruleset_jobs.PENDING,
+    }
     return render(request, "scoring/event_ruleset.html", context)
+
+
+@login_required
+@require_GET
+def ruleset_change_status(request, pk, change_id):
+    """JSON for the rule-set page's progress: organisers of the event's club only."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    require_role(request.user, event.club, ORGANISER)
+    change = ruleset_jobs.latest_change(event)
+    if change is None or change.pk != change_id:
+        raise Http404
+    response = JsonResponse(_change_status(change))
+    response["Cache-Control"] = "no-store"
+    return response

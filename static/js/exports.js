@@ -1,4 +1,5 @@
 /* Exports: long exports run as jobs with a progress bar; the print page prints.
+   The rule-set page polls its change the same way (data-reload-when-done).
    No libraries, no CDN. Without JavaScript the job forms post and the job page reloads. */
 (function () {
   "use strict";
@@ -83,6 +84,10 @@
   });
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-export-status]"), function (box) {
-    if (window.fetch) { poll(box, box.getAttribute("data-export-status")); }
+    if (!window.fetch) { return; }
+    poll(box, box.getAttribute("data-export-status"), function () {
+      // A rule-set change that finished: the page shows the new rule set after a reload.
+      if (box.hasAttribute("data-reload-when-done")) { window.location.reload(); }
+    });
   });
 })();

@@ -5,6 +5,7 @@ import pytest
 
 from scoring.exports import jobs
 from tests.factories import (
+    IMMEDIATE_TASKS,
     ClubFactory,
     EventFactory,
     ParticipantFactory,
@@ -41,9 +42,8 @@ def watched(page):
     return page, problems
 
 
-def test_pages_with_scripts_run_without_violations(live_server, watched, settings, tmp_path):
-    settings.EXPORTS_JOB_DIR = tmp_path / "jobs"
-    settings.EXPORTS_RUN_JOBS_INLINE = True
+def test_pages_with_scripts_run_without_violations(live_server, watched, settings):
+    settings.TASKS = IMMEDIATE_TASKS
     page, problems = watched
     club = ClubFactory(name="Herz Dame Kassel", short_name="HDK")
     organiser = user_with_role(club, "organiser", username="orga")

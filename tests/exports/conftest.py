@@ -15,9 +15,10 @@ def english():
 
 
 @pytest.fixture(autouse=True)
-def job_settings(settings, tmp_path):
-    settings.EXPORTS_JOB_DIR = tmp_path / "jobs"
-    settings.EXPORTS_RUN_JOBS_INLINE = True
+def job_settings(settings):
+    from tests.factories import IMMEDIATE_TASKS
+
+    settings.TASKS = IMMEDIATE_TASKS
     return settings
 
 
@@ -139,3 +140,28 @@ def dealers_by_hand(page) -> dict[int, str]:
         if len(line) >= 2 and line[0].isdigit() and line[1][:1].isdigit() and ". " in line[1]:
             found[int(line[0])] = line[1]
     return found
+
+
+@pytest.fixture
+def database_tasks(settings):
+    """The backend the app runs with: tasks wait in the database for a worker."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    return settings
+
+
+def run_worker() -> None:
+    """A real worker (`manage.py db_worker --batch`): every waiting task, then it exits.
+    Needs django_db(transaction=True): the worker closes connections between tasks."""
+    import signal
+
+    from django.core.management import call_command
+
+    # The worker installs its own handlers for a graceful stop; pytest keeps its own.
+    kept = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)}
+    try:
+        call_command(
+            "db_worker", "--batch", "--no-reload", "--no-startup-delay", "--interval=0", verbosity=0
+        )
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)

@@ -17,6 +17,7 @@ def seated_series(club_a):
 
 
 @pytest.fixture(autouse=True)
-def export_jobs_inline(settings, tmp_path):
-    settings.EXPORTS_JOB_DIR = tmp_path / "jobs"
-    settings.EXPORTS_RUN_JOBS_INLINE = True
+def export_jobs_inline(settings):
+    from tests.factories import IMMEDIATE_TASKS
+
+    settings.TASKS = IMMEDIATE_TASKS

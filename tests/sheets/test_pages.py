@@ -339,8 +339,11 @@ def test_the_correction_page_needs_a_reason(client, club_a, scorer_a, organiser_
 
 
 def test_the_ruleset_page_changes_the_rule_set_and_recomputes(
-    client, club_a, scorer_a, organiser_a
+    client, club_a, scorer_a, organiser_a, settings
 ):
+    from tests.factories import IMMEDIATE_TASKS
+
+    settings.TASKS = IMMEDIATE_TASKS  # the worker's part: tests/sheets/test_ruleset_jobs.py
     series, tables = make_series(club_a)
     grid = random_grid(seed=13, hand_romme_rate=0.3)
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)

@@ -7,10 +7,11 @@ import pytest
 from django.utils import translation
 
 from scoring.exports import jobs
-from scoring.models import HandSeat
+from scoring.models import HandSeat, RulesetChange
 from scoring.sheets.codes import sheet_code
 from scoring.sheets.services import confirm_sheet, save_sheet
 from tests.factories import (
+    IMMEDIATE_TASKS,
     EventFactory,
     MembershipFactory,
     ParticipantFactory,
@@ -51,12 +52,11 @@ def secret_grid(start):
 
 
 @pytest.fixture
-def world(club_a, club_b, organiser_a, scorer_a, settings, tmp_path):
+def world(club_a, club_b, organiser_a, scorer_a, settings):
     from clubs.models import ClubRole, PlayerImport
     from tournaments.models import Group, GroupMember, Season
 
-    settings.EXPORTS_JOB_DIR = tmp_path / "jobs"
-    settings.EXPORTS_RUN_JOBS_INLINE = True
+    settings.TASKS = IMMEDIATE_TASKS
     season = Season.objects.create(
         club=club_a, name="Saison 2026", start_date="2026-01-01", end_date="2026-12-31"
     )
@@ -81,6 +81,11 @@ def world(club_a, club_b, organiser_a, scorer_a, settings, tmp_path):
     )
     with translation.override("en"):
         job_id = jobs.start_job(organiser_a, "standings", event, "xlsx", base_url="")
+    # A rule-set change waiting for a worker (none runs here): its status is the organiser's.
+    change = RulesetChange.objects.create(
+        id="walk-change-" + "x" * 12, event=event, user=organiser_a, slug=event.ruleset_slug,
+        reason="walk", language="de",
+    )  # fmt: skip
     ids = {
         "club": club_a.pk,
         "player": people[0].player_id,
@@ -93,6 +98,7 @@ def world(club_a, club_b, organiser_a, scorer_a, settings, tmp_path):
         "series": series.pk,
         "season": season.pk,
         "job": job_id,
+        "ruleset_change": change.pk,
         "code": sheet_code(series.pk, 1),
     }
     confirmed = [str(abs(t)) for t in totals_1]

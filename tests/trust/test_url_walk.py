@@ -117,6 +117,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "scoring:series_board": {"pk": i["series"]}, "scoring:series_draw": {"pk": i["series"]},
         "scoring:sheet_entry": table, "scoring:sheet_check": table,
         "scoring:sheet_confirm": table, "scoring:event_ruleset": {"pk": i["event"]},
+        "scoring:ruleset_change_status": {"pk": i["event"], "change_id": i["ruleset_change"]},
         "exports:job": {"job_id": i["job"]}, "exports:job_status": {"job_id": i["job"]},
         "exports:job_download": {"job_id": i["job"]},
         "exports:sheet_code": {"code": i["code"]},
