@@ -29,7 +29,7 @@ from scoring.standings.labels import (
 )
 from scoring.standings.lots import ensure_lots_seed
 from scoring.standings.ties import ranking_chain
-from tournaments.models import Event, Group, GroupMember, Participant, Series, Table
+from tournaments.models import Event, GroupMember, Participant, Series, Table
 
 # Who sees what: scoring.visibility (directors are the organisers of the event's club).
 is_director = visibility.is_director
@@ -137,28 +137,23 @@ def _participant_info(event: Event) -> dict[int, dict]:
 
 
 def _groups(event: Event, kinds) -> dict[str, tuple[dict[str, dict], dict[str, list[int]]]]:
-    """Groups of the given kinds, per kind: info by key ("pair:<pk>") and member participant
-    ids. Two queries for all kinds together (the hall display shows pairs and teams)."""
+    """Groups of the given kinds that have members, per kind: info by key ("pair:<pk>") and
+    member participant ids. One query for all kinds (the hall display shows pairs and
+    teams): the members with their group's name; a group without members never ranks."""
     out: dict[str, tuple[dict[str, dict], dict[str, list[int]]]] = {k: ({}, {}) for k in kinds}
-    # Ordered by name within a kind, as the Meta ordering did, without joining the events.
-    for g in (
-        Group.objects.filter(event=event, kind__in=kinds)
-        .order_by("kind", "name")
-        .values("id", "name", "kind")
-    ):
-        key = f"{g['kind']}:{g['id']}"
-        out[g["kind"]][0][key] = {"group_id": g["id"], "name": g["name"]}
-        out[g["kind"]][1][key] = []
+    # Groups by name within a kind (the Meta ordering, without joining the events).
     for m in (
         GroupMember.objects.filter(group__event=event, kind__in=kinds)
-        .order_by("group_id", "participant_id")
-        .values("group_id", "participant_id", "kind")
+        .order_by("kind", "group__name", "group_id", "participant_id")
+        .values("group_id", "group__name", "participant_id", "kind")
     ):
-        out[m["kind"]][1][f"{m['kind']}:{m['group_id']}"].append(m["participant_id"])
-    return {
-        kind: (groups, {k: v for k, v in members.items() if v})
-        for kind, (groups, members) in out.items()
-    }
+        groups, members = out[m["kind"]]
+        key = f"{m['kind']}:{m['group_id']}"
+        if key not in groups:
+            groups[key] = {"group_id": m["group_id"], "name": m["group__name"]}
+            members[key] = []
+        members[key].append(m["participant_id"])
+    return out
 
 
 def event_standing(
