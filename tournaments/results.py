@@ -30,6 +30,5 @@ def results_state(event_id: int) -> tuple[int, object, object] | None:
     return (
         Event.objects.filter(pk=event_id)
         .values_list("results_version", "results_changed_at", "created_at")
-        .order_by()  # one row by its key: no sort by the Meta ordering
         .first()
     )
