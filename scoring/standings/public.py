@@ -33,6 +33,7 @@ from django.utils.http import http_date
 from django.utils.text import compress_string
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from tournaments.models import Event
 from tournaments.results import results_state
 
 PUBLIC_MAX_AGE = 5
@@ -195,8 +196,6 @@ def public_view(kind: str, params: tuple[str, ...], *, private_params: tuple[str
 
 
 def _event(pk):
-    from tournaments.models import Event
-
     event = Event.objects.select_related("club").filter(pk=pk).first()
     if event is None:
         raise Http404("no such event")
