@@ -24,7 +24,9 @@ def role_in(user, club) -> str | None:
         return None
     cache = getattr(user, "_club_roles_cache", None)
     if cache is None:
-        cache = dict(ClubRole.objects.filter(user=user).values_list("club_id", "role"))
+        # No ORDER BY: the Meta ordering would join the clubs and users just to sort a dict.
+        roles = ClubRole.objects.filter(user=user).order_by().values_list("club_id", "role")
+        cache = dict(roles)
         user._club_roles_cache = cache
     club_id = club.pk if isinstance(club, Club) else club
     return cache.get(club_id)

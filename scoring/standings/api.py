@@ -4,13 +4,11 @@ everyone, unconfirmed sheets for the directors alone."""
 from __future__ import annotations
 
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
 from common.forms import parse_int
 from scoring.standings import labels, selectors
-from scoring.standings.public import public_view
-from tournaments.models import Event
+from scoring.standings.public import public_event, public_view
 
 
 def _row_json(row: selectors.StandingRow, competition: str) -> dict:
@@ -43,7 +41,7 @@ def api_standings(request, pk):
     Readers outside the event's club get published series only; ``provisional=1`` adds
     unconfirmed sheets for the directors alone (403 otherwise; ``scoring.visibility``).
     """
-    event = get_object_or_404(Event, pk=pk)
+    event = public_event(request, pk)
     competition = request.GET.get("competition", labels.INDIVIDUAL)
     if competition not in labels.COMPETITIONS:
         return JsonResponse({"error": "unknown competition"}, status=400)

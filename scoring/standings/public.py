@@ -33,6 +33,7 @@ from django.utils.http import http_date
 from django.utils.text import compress_string
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from tournaments.models import Event
 from tournaments.results import results_state
 
 PUBLIC_MAX_AGE = 5
@@ -149,12 +150,15 @@ def public_view(kind: str, params: tuple[str, ...], *, private_params: tuple[str
     def decorator(view):
         @wraps(view)
         def wrapped(request, pk, *args, **kwargs):
-            state = results_state(pk)  # the one query of a 304
-            if state is None:
-                raise Http404("no such event")
             private = any(p in request.GET for p in private_params)
-            request.GET = normalised_query(request.GET, (*params, *private_params, "lang"))
             anonymous = is_anonymous(request) and not private
+            if not anonymous:
+                # Always rendered: the view's event is read here, no version query first.
+                request.public_event = _event(pk)
+            state = None if not anonymous else results_state(pk)  # the one query of a 304
+            if state is None and anonymous:
+                raise Http404("no such event")
+            request.GET = normalised_query(request.GET, (*params, *private_params, "lang"))
             language = public_language(request, anonymous)
             translation.activate(language)
             request.LANGUAGE_CODE = language
@@ -189,6 +193,20 @@ def public_view(kind: str, params: tuple[str, ...], *, private_params: tuple[str
         return wrapped
 
     return decorator
+
+
+def _event(pk):
+    event = Event.objects.select_related("club").filter(pk=pk).first()
+    if event is None:
+        raise Http404("no such event")
+    return event
+
+
+def public_event(request, pk):
+    """The event of a public view: the one :func:`public_view` read for a private response,
+    else read here (an anonymous reader's render, once per version and language)."""
+    event = getattr(request, "public_event", None)
+    return event if event is not None and event.pk == int(pk) else _event(pk)
 
 
 def version_response(request, pk):

@@ -58,12 +58,13 @@ def season_standing(season: Season, *, only_published: bool = True) -> SeasonSta
     series played, confirmed sheets only). Queries: events, aggregate, players."""
     events = {
         e["id"]: e
-        for e in Event.objects.filter(season=season).values(
-            "id", "name", "start_date", "ruleset_slug", "ruleset_overrides"
-        )
+        for e in Event.objects.filter(season=season)
+        .order_by()
+        .values("id", "name", "start_date", "ruleset_slug", "ruleset_overrides")
     }
+    # By the events' ids read above: no join of the events table in the aggregate.
     series_q = Q(
-        sheet__table__series__event__season=season,
+        sheet__table__series__event_id__in=list(events),
         sheet__table__series__kind=Series.Kind.REGULAR,
     )
     if only_published:

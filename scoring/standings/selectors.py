@@ -29,7 +29,7 @@ from scoring.standings.labels import (
 )
 from scoring.standings.lots import ensure_lots_seed
 from scoring.standings.ties import ranking_chain
-from tournaments.models import Event, Group, GroupMember, Participant, Series, Table
+from tournaments.models import Event, GroupMember, Participant, Series, Table
 
 # Who sees what: scoring.visibility (directors are the organisers of the event's club).
 is_director = visibility.is_director
@@ -110,13 +110,19 @@ def _rank(event: Event, entries: list[metrics.Entry], chain: tuple[str, ...]) ->
 
 
 def _participant_info(event: Event) -> dict[int, dict]:
-    rows = Participant.objects.filter(event=event).values(
-        "id",
-        "player_id",
-        "player__given_name",
-        "player__family_name",
-        "club_id",
-        "club__short_name",
+    # No ORDER BY: the Meta ordering (event, player sort key) would join and sort the
+    # events table for a dict looked up by id.
+    rows = (
+        Participant.objects.filter(event=event)
+        .order_by()
+        .values(
+            "id",
+            "player_id",
+            "player__given_name",
+            "player__family_name",
+            "club_id",
+            "club__short_name",
+        )
     )
     return {
         r["id"]: {
@@ -130,20 +136,24 @@ def _participant_info(event: Event) -> dict[int, dict]:
     }
 
 
-def _groups(event: Event, kind: str) -> tuple[dict[str, dict], dict[str, list[int]]]:
-    """Groups of one kind: info by key ("pair:<pk>") and member participant ids."""
-    groups = {
-        f"{kind}:{g['id']}": {"group_id": g["id"], "name": g["name"]}
-        for g in Group.objects.filter(event=event, kind=kind).values("id", "name")
-    }
-    members: dict[str, list[int]] = {key: [] for key in groups}
+def _groups(event: Event, kinds) -> dict[str, tuple[dict[str, dict], dict[str, list[int]]]]:
+    """Groups of the given kinds that have members, per kind: info by key ("pair:<pk>") and
+    member participant ids. One query for all kinds (the hall display shows pairs and
+    teams): the members with their group's name; a group without members never ranks."""
+    out: dict[str, tuple[dict[str, dict], dict[str, list[int]]]] = {k: ({}, {}) for k in kinds}
+    # Groups by name within a kind (the Meta ordering, without joining the events).
     for m in (
-        GroupMember.objects.filter(group__event=event, kind=kind)
-        .order_by("group_id", "participant_id")
-        .values("group_id", "participant_id")
+        GroupMember.objects.filter(group__event=event, kind__in=kinds)
+        .order_by("kind", "group__name", "group_id", "participant_id")
+        .values("group_id", "group__name", "participant_id", "kind")
     ):
-        members[f"{kind}:{m['group_id']}"].append(m["participant_id"])
-    return groups, {k: v for k, v in members.items() if v}
+        groups, members = out[m["kind"]]
+        key = f"{m['kind']}:{m['group_id']}"
+        if key not in groups:
+            groups[key] = {"group_id": m["group_id"], "name": m["group__name"]}
+            members[key] = []
+        members[key].append(m["participant_id"])
+    return out
 
 
 def event_standing(
@@ -220,12 +230,16 @@ def event_standings(
         metrics.normalize_chain(event.tie_break_chain or metrics.DEFAULT_CHAIN), ruleset.ties
     )
     numbers = [s["number"] for s in counted]
+    group_kinds = [c for c in competitions if c != INDIVIDUAL]
+    groups_of = _groups(event, group_kinds) if group_kinds else {}
     out = {}
     for competition in competitions:
         if competition == INDIVIDUAL:
             ranked, rows = _rank_individuals(event, chain, by_participant, playoff_results, info)
         else:
-            ranked, rows = _rank_groups(event, chain, competition, by_participant, info, numbers)
+            ranked, rows = _rank_groups(
+                event, chain, groups_of[competition], by_participant, info, numbers
+            )
         standing = EventStanding(
             event=event,
             competition=competition,
@@ -264,8 +278,8 @@ def _rank_individuals(event, chain, by_participant, playoff_results, info):
     return ranked, [_individual_row(row, info, series_of) for row in ranked]
 
 
-def _rank_groups(event, chain, competition, by_participant, info, numbers):
-    groups, members = _groups(event, competition)
+def _rank_groups(event, chain, groups_and_members, by_participant, info, numbers):
+    groups, members = groups_and_members
     zero = metrics.Entry(key=0, total=0)
     # Members' series totals aligned on the counted series (0 where not played).
     aligned = {}

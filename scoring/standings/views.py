@@ -24,7 +24,7 @@ from scoring.standings import season as standings_season
 from scoring.standings.charts import results_chart
 from scoring.standings.forms import SeasonSettingsForm, TieBreakForm
 from scoring.standings.labels import tie_policy_text
-from scoring.standings.public import LANGUAGE_PARAM, public_view
+from scoring.standings.public import LANGUAGE_PARAM, public_event, public_view
 from scoring.standings.public import version_response as public_version_response
 from scoring.standings.tables import SeasonTable, StandingTable, season_rows, table_rows
 from tournaments.models import Event, Season, Series
@@ -191,7 +191,10 @@ def event_standings(request, pk):
             "insider": insider,
             "organiser": organiser,
             "provisional_requested": provisional,
-            "playoffs": selectors.playoffs(event) if insider else [],
+            # The playoff tables' query only when the event has a playoff series.
+            "playoffs": selectors.playoffs(event)
+            if insider and any(s["kind"] == Series.Kind.PLAYOFF for s in standing.series)
+            else [],
         }
     )
     return render(request, "standings/event.html", context)
@@ -312,7 +315,7 @@ PUBLIC_PARAMS = ("competition", "scope", "n", "club", "sort")
 @require_safe
 @public_view("page", PUBLIC_PARAMS)
 def public_standings(request, pk):
-    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    event = public_event(request, pk)
     standing = selectors.event_standing(event, **_selection(request), only_published=True)
     base_url = reverse("standings:public", args=[event.pk])
     context = _context(request, event, standing, base_url=base_url, public=True)
@@ -334,7 +337,7 @@ DISPLAY_ROWS = 20
 @require_safe
 @public_view("display", ())
 def display(request, pk):
-    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    event = public_event(request, pk)
     panels = []
     # One read of the results and one ranking per competition (not one aggregate each).
     standings = selectors.event_standings(event, only_published=True)
