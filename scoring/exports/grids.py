@@ -48,6 +48,10 @@ class Grid:
     rows: list[DisplayRow]
     footer: list[tuple[str, str]] | None
     provisional: bool  # some rows wait for unconfirmed sheets
+    # A run of pages after the first of a table cut into PDF parts (scoring.exports.parts):
+    # no title; `offset` rows come before it (the zebra stripes go on).
+    continued: bool = False
+    offset: int = 0
 
 
 # Widths at the grids' 8 pt body and 7 pt bold headers, measured with the advance widths of

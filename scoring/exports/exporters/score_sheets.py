@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.exports.exporters.seating import club_short
+from scoring.exports.parts import sheet_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import absolute, qr_data_uri, sheet_code, sheet_entry_path
@@ -151,6 +152,9 @@ class ScoreSheetsExporter(Exporter):
             "needs_melded": series.event.ruleset.needs_melded,
             "row_height": f"{row_mm:.1f}mm",
         }
+
+    def pdf_parts(self, context, workers):
+        return sheet_parts(context, workers)
 
     def expected_pages(self, series) -> int:
         return max(1, Table.objects.filter(series=series).count())

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
 from scoring.exports.grids import grids, season_facts
+from scoring.exports.parts import ranking_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.standings import season as standings_season
@@ -44,6 +45,9 @@ class SeasonRankingExporter(Exporter):
         season = self.season(club)
         label = season.name if season is not None else _("no season yet")
         return _("Season ranking") + f" {label} – {club}"
+
+    def pdf_parts(self, context, workers):
+        return ranking_parts(context, workers)
 
     def tables(self, club) -> list[ExportTable]:
         season = self.season(club)
