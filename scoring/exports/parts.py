@@ -30,6 +30,7 @@ GRID_ROW_EXTRA = 2 * 0.45 * PX_PER_MM + 0.8  # padding and one collapsed border
 LIST_ROW_EXTRA = 2 * 0.25 * PX_PER_MM + 1.1  # padding and a group's top border
 WIDE_MM = 297 - 24  # the width of a landscape page's text
 MIN_PARALLEL_CELLS = 3000  # about 3 s of layout
+MIN_SHEETS = 8  # score sheets (one page each, about 0.3 s)
 MIN_PART_ROWS = 40  # a shorter rest is not worth a process of its own
 SLACK_PX = 2.0  # a page is counted this much shorter: rounding never moves a row
 
@@ -40,6 +41,8 @@ def grid_rows_single_line(grid: Grid) -> bool:
     from scoring.exports.grids import BODY_MM
 
     for n, column in enumerate(grid.columns):
+        if column.numeric:
+            continue  # numbers never wrap (white-space: nowrap)
         room = column.width / 100 * PAGE_MM - PADDING_MM
         widest = max((_em(row.cells[n][0], "DejaVuSans.ttf") for row in grid.rows), default=0)
         if widest * BODY_MM > room:
@@ -207,10 +210,10 @@ def _pages_of_list(text_list) -> float:
     return max(1.0, lines * (font * LINE + LIST_ROW_EXTRA) / WIDE_PX)
 
 
-def sheet_parts(context: dict, workers: int, *, min_sheets: int = 8) -> list[dict]:
+def sheet_parts(context: dict, workers: int) -> list[dict]:
     """Score sheets (one page each) in `2 * workers` runs of whole sheets."""
     sheets = context.get("sheets") or []
-    if len(sheets) < min_sheets:
+    if len(sheets) < MIN_SHEETS:
         return []
     size = math.ceil(len(sheets) / (2 * workers))
     return [
