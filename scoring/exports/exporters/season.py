@@ -3,6 +3,7 @@ marked)."""
 
 from __future__ import annotations
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -93,8 +94,11 @@ class SeasonRankingExporter(Exporter):
 
 
 def _dropped_text(result) -> str:
+    """A dropped result in brackets, formatted like the counted totals: "[-1.401] Spielabend
+    6, Serie 1" (the print keeps each one on a line, scoring.exports.grids)."""
     series = _("Series %(number)d") % {"number": result.number}
-    return f"{result.total} ({result.event_name}, {series})"
+    total = formats.number_format(int(result.total), force_grouping=True)
+    return f"[{total}] {result.event_name}, {series}"
 
 
 # ----- whole-event workbook ------------------------------------------------------------------
