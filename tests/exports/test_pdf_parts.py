@@ -99,3 +99,28 @@ def test_cuts_fall_on_the_page_breaks():
     first, page = 49.6 * row + parts.SLACK_PX, 57.5 * row + parts.SLACK_PX
     assert parts._cuts(400, row, first, page, 2) == [49 + 57, 49 + 3 * 57, 49 + 5 * 57]
     assert parts._cuts(60, row, first, page, 1) == []  # the rest is too short for a part
+
+
+def test_page_numbers_on_pages_of_two_sizes(small_parts):
+    """The workbook mixes landscape hand lists and portrait grids: the numbers document has
+    the same sizes page by page."""
+    from weasyprint import HTML
+
+    from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
+
+    def part(css_page, words):
+        html = (
+            '<html><head><link rel="stylesheet" href="/static/css/print.css"></head><body>'
+            f"<p style='page: {css_page}'>{words}</p></body></html>"
+        )
+        return HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).write_pdf()
+
+    with translation.override("de"):
+        joined = pdf_parts.join([part("wide", "Handliste"), part("auto", "Wertung")])
+    from tests.exports.conftest import read_pdf
+
+    pages = read_pdf(joined).pages
+    assert [round(float(p.mediabox.width)) for p in pages] == [842, 595]
+    texts = [p.extract_text() for p in pages]
+    assert "Handliste" in texts[0] and "Seite 1 von 2" in texts[0]
+    assert "Wertung" in texts[1] and "Seite 2 von 2" in texts[1]

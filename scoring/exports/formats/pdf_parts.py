@@ -120,16 +120,21 @@ def render_parts(
 
 
 def stamp_html(landscape: list[bool]) -> str:
-    """One empty page per page of the joined PDF; WeasyPrint draws only the page number."""
-    pages = "".join(f'<div class="stamp{" wide" if wide else ""}"></div>' for wide in landscape)
-    return (
-        '<!DOCTYPE html><html><head><meta charset="utf-8">'
-        f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">'
-        f"<style>{STAMP_CSS}</style></head><body>"
+    """One empty page per page of the joined PDF; WeasyPrint draws only the page number.
+    The labels sit in the first page's box, so that page has the first page's size."""
+    labels = (
         '<div class="running" aria-hidden="true">'
         f'<span class="running-page">{escape(_("Page"))}</span>'
         f'<span class="running-of">{escape(_("of"))}</span></div>'
-        f"{pages}</body></html>"
+    )
+    pages = "".join(
+        f'<div class="stamp{" wide" if wide else ""}">{labels if n == 0 else ""}</div>'
+        for n, wide in enumerate(landscape)
+    )
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8">'
+        f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">'
+        f"<style>{STAMP_CSS}</style></head><body>{pages}</body></html>"
     )
 
 
