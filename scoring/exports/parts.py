@@ -27,7 +27,9 @@ LINE = 1.164 * 4 / 3  # px per pt: DejaVu's normal line height (ascent + descent
 PORTRAIT_PX = (297 - 18 - 16) * PX_PER_MM  # A4 less the page margins (print.css @page)
 WIDE_PX = (210 - 15 - 13) * PX_PER_MM  # A4 landscape, @page wide
 GRID_ROW_EXTRA = 2 * 0.45 * PX_PER_MM + 0.8  # padding and one collapsed border
-LIST_ROW_EXTRA = 2 * 0.25 * PX_PER_MM + 1.1  # padding and a group's top border
+LIST_ROW_EXTRA = 2 * 0.25 * PX_PER_MM  # padding
+LIST_GROUP_BORDER = 0.8 * 4 / 3 / 2 + 0.05  # a group's 0.8 pt top border (half in the row)
+LIST_HEAD_BORDERS = (0.8 + 0.6) * 4 / 3  # the header's bottom border, the table's top
 WIDE_MM = 297 - 24  # the width of a landscape page's text
 MIN_PARALLEL_CELLS = 3000  # about 3 s of layout
 MIN_SHEETS = 8  # score sheets (one page each, about 0.3 s)
@@ -133,8 +135,11 @@ def split_list(text_list, *, first_px: float, pages: int) -> list:
     """A text list (one or more lines per row, known) in runs of `pages` whole pages."""
     font = float(text_list.font_size.removesuffix("pt"))
     line = font * LINE
-    heights = [line * (text.count("\n") + 1) + LIST_ROW_EXTRA for text, _ in text_list.rows]
-    header = line * (text_list.header.count("\n") + 1) + LIST_ROW_EXTRA
+    heights = [
+        line * (text.count("\n") + 1) + LIST_ROW_EXTRA + (LIST_GROUP_BORDER if group else 0.0)
+        for text, group in text_list.rows
+    ]
+    header = line * (text_list.header.count("\n") + 1) + LIST_ROW_EXTRA + LIST_HEAD_BORDERS
     bounds, used, room, page = [0], 0.0, first_px - header, 1
     for n, height in enumerate(heights):
         if used + height > room - SLACK_PX:

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.utils import translation
 
-from scoring.exports import parts
+from scoring.exports import parts, rendering
 from scoring.exports.formats import pdf_parts
 from scoring.exports.rendering import render_export
 from tests.exports.test_pdf_prints import _event
@@ -25,6 +25,22 @@ def small_parts(monkeypatch, settings):
     monkeypatch.setattr(pdf_parts.os, "cpu_count", lambda: 2)
     monkeypatch.setattr("scoring.exports.grids.printed_at", lambda: "Stand 1.1.2026 12:00")
     return settings
+
+
+@pytest.fixture
+def one_context(monkeypatch):
+    """One template context per export for both prints: ties decided by lot may come out
+    differently in two renders."""
+    contexts = {}
+    real = rendering.document_context
+
+    def document_context(exporter, obj, fmt, **kwargs):
+        key = (exporter.slug, obj.pk, fmt)
+        if key not in contexts:
+            contexts[key] = real(exporter, obj, fmt, **kwargs)
+        return contexts[key]
+
+    monkeypatch.setattr(rendering, "document_context", document_context)
 
 
 @pytest.fixture
@@ -52,7 +68,9 @@ def _without_footer(texts):
     return [sorted(FOOTER["de"].sub("", t).split()) for t in texts]
 
 
-def test_parallel_standings_have_the_pages_of_the_one_process_print(club_a, small_parts, spy):
+def test_parallel_standings_have_the_pages_of_the_one_process_print(
+    club_a, small_parts, spy, one_context
+):
     event = _event(club_a, 150, series=2, rounds=1, seed=3)
     one = _pdf("standings", event, small_parts, 1)
     assert spy == []  # one worker: laid out in this process
@@ -124,3 +142,17 @@ def test_page_numbers_on_pages_of_two_sizes(small_parts):
     texts = [p.extract_text() for p in pages]
     assert "Handliste" in texts[0] and "Seite 1 von 2" in texts[0]
     assert "Wertung" in texts[1] and "Seite 2 von 2" in texts[1]
+
+
+def test_parallel_workbook_cuts_the_hand_lists_on_their_page_breaks(
+    club_a, small_parts, spy, one_context
+):
+    event = _event(club_a, 48, series=2, rounds=5, seed=7)
+    one = _pdf("event-workbook", event, small_parts, 1)
+    joined = _pdf("event-workbook", event, small_parts, 2)
+    one_pages, joined_pages = page_texts(one), page_texts(joined)
+    lists = sum("Tisch Spiel Geber" in " ".join(t.split()) for t in one_pages)
+    assert spy and spy[0] > 2 + 3  # hand lists cut (2 lists, 3 standings tables at least)
+    assert lists >= 4
+    assert _without_footer(joined_pages) == _without_footer(one_pages)
+    assert not print_style_problems(joined, "de")
