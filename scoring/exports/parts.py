@@ -205,10 +205,6 @@ def _title_px(title: str, width_mm: float) -> float:
     return _lines(str(title), 11.5, width_mm, "DejaVuSans-Bold.ttf") * 11.5 * LINE + 7 * PX_PER_MM
 
 
-def _avg_len(text_list) -> float:
-    return sum(len(t) for t, _ in text_list.rows) / max(1, len(text_list.rows))
-
-
 def _pages_of_list(text_list) -> float:
     font = float(text_list.font_size.removesuffix("pt"))
     lines = sum(t.count("\n") + 1 for t, _ in text_list.rows)

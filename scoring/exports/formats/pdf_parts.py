@@ -182,9 +182,10 @@ def join(part_pdfs: list[bytes]) -> bytes:
             resources[NameObject("/XObject")] = xobjects
         xobjects.get_object()[NameObject(name)] = writer._add_object(form)
         page[NameObject("/Resources")] = resources
-        contents = page["/Contents"]
-        contents = contents.get_object() if hasattr(contents, "get_object") else contents
-        existing = list(contents) if isinstance(contents, ArrayObject) else [page["/Contents"]]
+        # Streams stay indirect objects (the array holds references, never a stream itself).
+        raw = page.raw_get("/Contents")
+        contents = raw.get_object()
+        existing = list(contents) if isinstance(contents, ArrayObject) else [raw]
         # The part's drawing is closed in q/Q so its transformations do not move the number.
         closing = stream(f"Q q {name} Do Q\n".encode())
         page[NameObject("/Contents")] = ArrayObject([opening, *existing, closing])
