@@ -13,6 +13,7 @@ come from the issues; "FAIL" marks a median over budget and the exit code is non
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -104,7 +105,6 @@ def export_rows(
     event, runs: int, *, season=None, workbook_pdf=False, prints_only=False
 ) -> list[Measurement]:
     from scoring.exports.registry import EXPORTERS
-    from scoring.exports.rendering import render_export
 
     series = event.series.get(number=1)
     cases = [
@@ -115,8 +115,8 @@ def export_rows(
         ("standings", event, "xlsx", None),
         ("event-workbook", event, "xlsx", 5_000),
     ]
-    if prints_only:  # the standings, season and workbook PDFs (issue 13)
-        cases = [("standings", event, "pdf", 5_000)]
+    if prints_only:  # the score sheets, standings, season and workbook PDFs (issues 13, 18)
+        cases = [("score-sheets", series, "pdf", 20_000), ("standings", event, "pdf", 5_000)]
     if workbook_pdf:  # a job in the app (minutes): no budget
         cases.append(("event-workbook", event, "pdf", None))
     if season is not None:
@@ -127,13 +127,46 @@ def export_rows(
             continue
         tables = series.tables.count()
         what = f"export {slug}.{fmt}" + (f" ({tables} tables)" if slug == "score-sheets" else "")
-        rows.append(
-            measure(what, "season" if slug == "season-ranking" else "large",
-                    lambda s=slug, o=obj, f=fmt: render_export(s, o, f),
-                    runs=1 if (slug, fmt) == ("event-workbook", "pdf") else runs,
-                    warmup=0, budget_ms=budget, count_queries=False)
-        )  # fmt: skip
+        size = "season" if slug == "season-ranking" else "large"
+        count = 1 if (slug, fmt) == ("event-workbook", "pdf") else runs
+        # --only-exports: each PDF laid out in one process as well (PDF_WORKERS=1, as before
+        # the parallel parts), in the same run.
+        for workers in _pdf_workers(fmt, both=prints_only):
+            label = what if workers is None else f"{what}, 1 process"
+            rows.append(_timed_export(label, size, slug, obj, fmt, count, budget, workers))
     return rows
+
+
+def _pdf_workers(fmt: str, *, both: bool) -> list[int | None]:
+    from scoring.exports.formats.pdf_parts import pdf_workers
+
+    return [1, None] if fmt == "pdf" and both and pdf_workers() > 1 else [None]
+
+
+def _timed_export(label, size, slug, obj, fmt, runs, budget, workers) -> Measurement:
+    """One export timed; the note gives the CPU seconds per run of this process and of the
+    worker processes (resource.RUSAGE_CHILDREN) and the load average."""
+    import resource
+
+    from django.conf import settings
+    from django.test import override_settings
+
+    from scoring.exports.rendering import render_export
+
+    def cpu() -> float:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time(), children.ru_utime + children.ru_stime
+
+    (own0, kids0), load0 = cpu(), os.getloadavg()[0]
+    with override_settings(PDF_WORKERS=workers or settings.PDF_WORKERS):
+        row = measure(label, size, lambda: render_export(slug, obj, fmt), runs=runs, warmup=0,
+                      budget_ms=budget, count_queries=False)  # fmt: skip
+    own1, kids1 = cpu()
+    load = (load0 + os.getloadavg()[0]) / 2
+    if fmt == "pdf":
+        row.note = (f"CPU/run {(own1 - own0) / runs:.1f} s + workers "
+                    f"{(kids1 - kids0) / runs:.1f} s; load {load:.1f}")  # fmt: skip
+    return row
 
 
 def main(argv=None) -> int:

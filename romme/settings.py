@@ -248,6 +248,11 @@ HEALTH_MIN_FREE_MB = int(os.environ.get("HEALTH_MIN_FREE_MB", "200"))
 # progress and the finished files are in the one database every app server and every worker
 # (`manage.py db_worker`) shares; `make run` starts a worker beside the dev server.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Processes that lay out one long PDF (standings, workbook, score sheets) in parallel; never
+# more than the machine's cores; 1 lays every PDF out in the requesting process.
+PDF_WORKERS = int(os.environ.get("PDF_WORKERS", "2"))
+# How a worker starts: "fork" (Django and fonts already loaded) or "spawn"/"forkserver".
+PDF_WORKER_START = os.environ.get("PDF_WORKER_START", "fork")
 if PRODUCTION:
     # A monitor on the same machine asks http://127.0.0.1/healthz without TLS.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

@@ -21,6 +21,14 @@ from scoring.exports.tables import ExportTable
 
 MAX_TEXT = 30  # a longer text wraps inside its cell; it does not widen the column further
 PROVISIONAL_KEY = "provisional"
+# Lists in one cell (a pair's or team's members, a season's dropped results) wrap between
+# their items only: the spaces inside an item become no-break spaces in the print.
+# Such a column is printed at 7 pt (class "items"): a pair's two names fit beside the
+# series columns.
+ITEM_SEPARATORS = {"members": ", ", "dropped": "; "}
+ITEMS_SCALE = 7 / 8
+NBSP = "\u00a0"
+MAX_WORD_MM = 60.0  # an item longer than this may still break (overflow-wrap)
 
 
 @dataclass
@@ -48,6 +56,10 @@ class Grid:
     rows: list[DisplayRow]
     footer: list[tuple[str, str]] | None
     provisional: bool  # some rows wait for unconfirmed sheets
+    # A run of pages after the first of a table cut into PDF parts (scoring.exports.parts):
+    # no title; `offset` rows come before it (the zebra stripes go on).
+    continued: bool = False
+    offset: int = 0
 
 
 # Widths at the grids' 8 pt body and 7 pt bold headers, measured with the advance widths of
@@ -93,14 +105,30 @@ def _header_mm(column, letters: int) -> float:
     return widest * HEADER_PT_MM + PADDING_MM
 
 
+def _keep_items_whole(text: str, separator: str) -> str:
+    return separator.join(item.replace(" ", NBSP) for item in text.split(separator))
+
+
+def _longest_word_mm(values: list[str]) -> float:
+    """The widest run without a breakable space (an item kept whole, at 7 pt), at most
+    MAX_WORD_MM."""
+    words = (w for t in values for w in t.split(" "))
+    widest = max((_em(w, "DejaVuSans.ttf") for w in words), default=0.0)
+    # 5 % more: Pango's rounding of 7 pt advances, which would move a trailing comma down.
+    return min(widest * BODY_MM * ITEMS_SCALE * 1.05, MAX_WORD_MM) + PADDING_MM
+
+
 def _widths(columns, texts: list[list[str]]) -> list[float]:
     """Each column's width in mm. Every column first gets its minimum: numbers as wide as
     their longest value (they never wrap), headers hyphenated after 3 letters. The rest of
     the page goes, in this order, to the texts (names on one line), to the headers of
     numbers up to 5 letters, then to whole words, and what is left to the texts again."""
     numeric = [c.numeric for c in columns]
+    values_of = {c.key: values for c, values in zip(columns, texts, strict=True)}
     content = [
-        max((_text_mm(t, c.numeric) for t in values), default=0.0) + PADDING_MM
+        max((_text_mm(t, c.numeric) for t in values), default=0.0)
+        * (ITEMS_SCALE if c.key in ITEM_SEPARATORS else 1.0)
+        + PADDING_MM
         for c, values in zip(columns, texts, strict=True)
     ]
     # Per column: (minimum, wish of each stage); None: the stage does not widen it.
@@ -112,7 +140,11 @@ def _widths(columns, texts: list[list[str]]) -> list[float]:
             plans.append((minimum, [None, short, whole]))
         else:
             wish = max(width, _header_mm(column, 99))
-            plans.append((min(wish, MIN_TEXT_MM), [wish, None, None]))
+            minimum = min(wish, MIN_TEXT_MM)
+            if column.key in ITEM_SEPARATORS:
+                whole = _longest_word_mm(values_of[column.key])
+                minimum, wish = max(minimum, whole), max(wish, whole)
+            plans.append((minimum, [wish, None, None]))
     widths = [minimum for minimum, _ in plans]
     for stage in range(3):
         room = PAGE_MM - sum(widths)
@@ -157,6 +189,11 @@ def grid(table: ExportTable, *, only_on_ties=(), tie_key: str = "total") -> Grid
     shown = DisplayTable.of(table)
     if only_on_ties:
         _blank_unless_tied(shown, table, only_on_ties, tie_key)
+    for i, column in enumerate(table.columns):
+        separator = ITEM_SEPARATORS.get(column.key)
+        if separator:
+            for row in shown.rows:  # kind "items": the template's class for 7 pt
+                row.cells[i] = (_keep_items_whole(row.cells[i][0], separator), "items")
     keep = [
         i
         for i, column in enumerate(table.columns)

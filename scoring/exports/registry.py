@@ -59,6 +59,11 @@ class Exporter:
         """Whether the menu runs this export as a job with a progress bar."""
         return False
 
+    def pdf_parts(self, context: dict[str, Any], workers: int) -> list[dict[str, Any]]:
+        """The PDF's template context split into parts that each begin on a new page, laid
+        out in `workers` processes and joined (formats.pdf_parts); [] lays it out whole."""
+        return []
+
     def expected_pages(self, obj) -> int:
         """A guess of the PDF's page count for the progress bar (refined while laying out)."""
         rows = sum(len(t.rows) + 2 for t in self.tables(obj))

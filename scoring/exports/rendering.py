@@ -79,6 +79,13 @@ def render_document(
 ) -> str:
     """The HTML of the PDF (fmt "pdf") or of the print page (fmt "html"); ``csp_nonce``
     lets the page's <style> elements pass the Content-Security-Policy."""
+    context = document_context(exporter, obj, fmt, base_url=base_url, csp_nonce=csp_nonce)
+    return render_to_string(exporter.template or DEFAULT_TEMPLATE, context)
+
+
+def document_context(
+    exporter: Exporter, obj, fmt: str, *, base_url: str = "", csp_nonce: str = ""
+) -> dict:
     scope = scope_of(obj)
     context = {
         "exporter": exporter,
@@ -93,7 +100,33 @@ def render_document(
         "csp_nonce": csp_nonce,
     }
     context.update(exporter.context(obj, base_url=base_url))
-    return render_to_string(exporter.template or DEFAULT_TEMPLATE, context)
+    return context
+
+
+def render_pdf_document(
+    exporter: Exporter, obj, *, progress: Progress | None, expected: int, base_url: str
+) -> bytes:
+    """The PDF: in worker processes when the exporter splits it into parts and PDF_WORKERS
+    allows (formats.pdf_parts), else laid out in this process. The parts are rendered here
+    from the one context, so the workers never read the database."""
+    from scoring.exports.formats.pdf import render_pdf
+    from scoring.exports.formats.pdf_parts import pdf_workers, render_pdf_parts
+
+    context = document_context(exporter, obj, "pdf", base_url=base_url)
+    template = exporter.template or DEFAULT_TEMPLATE
+    workers = pdf_workers()
+    parts = exporter.pdf_parts(context, workers) if workers > 1 else []
+    if len(parts) < 2:
+        html = render_to_string(template, context)
+        return render_pdf(html, progress=progress, expected_pages=expected)
+    htmls = [render_to_string(template, part) for part in parts]
+    costs = [part.get("part_cost", 1) for part in parts]
+
+    def on_part(done_cost: int, total_cost: int, _unit: str) -> None:
+        if progress:
+            progress(expected * done_cost // max(1, total_cost), expected, "page")
+
+    return render_pdf_parts(htmls, costs, workers, progress=on_part)
 
 
 def render_export(
@@ -123,13 +156,12 @@ def render_export(
 
         content = write_workbook(exporter.tables(obj), title=exporter.title(obj), progress=progress)
     elif fmt == "pdf":
-        from scoring.exports.formats.pdf import render_pdf
-
         expected = exporter.expected_pages(obj) if progress else 1
         if progress:
             progress(0, expected, "page")
-        html = render_document(exporter, obj, fmt, base_url=base_url)
-        content = render_pdf(html, progress=progress, expected_pages=expected)
+        content = render_pdf_document(
+            exporter, obj, progress=progress, expected=expected, base_url=base_url
+        )
     else:
         content = render_document(
             exporter, obj, fmt, base_url=base_url, csp_nonce=csp_nonce

@@ -26,6 +26,7 @@ class TextList:
     rows: list[tuple[str, bool]]  # (text, starts a group)
     footer: str | None
     font_size: str  # CSS length that fits the longest line on the page
+    continued: bool = False  # a later run of pages of a list cut into PDF parts: no title
 
 
 def _cut(text: str, width: int) -> str:

@@ -343,7 +343,9 @@ def test_season_ranking_of_the_newest_season(club_a):
         assert values[columns["Counted total"]] == line.row.counted_total
         assert values[columns["Average"]] == pytest.approx(line.row.average, abs=0.005)
         assert values[columns["Dropped"]] == len(line.dropped) == 1
-        assert values[columns["Dropped results"]].startswith(f"{line.dropped[0].total} (")
+        # In brackets, formatted like the totals (English here: "[-1,401] ...").
+        dropped = f"{line.dropped[0].total:,}"
+        assert values[columns["Dropped results"]].startswith(f"[{dropped}] ")
     assert "Season ranking 2026" in pdf_text(render_export("season-ranking", club_a, "pdf")[0])
 
 

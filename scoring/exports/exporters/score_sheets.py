@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.exports.exporters.seating import club_short
+from scoring.exports.parts import sheet_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import absolute, qr_data_uri, sheet_code, sheet_entry_path
@@ -95,6 +96,25 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
     return sheets
 
 
+DEALER_MM = (34.0, 58.0)  # the dealer column: at least, at most (the players share the rest)
+DEALER_PT = (8.0, 6.0)  # its font size, shrunk down to the second for longer names
+CELL_PADDING_MM = 2 * 1.4 + 0.4
+
+
+def dealer_column(sheets: list[PrefilledSheet]) -> tuple[float, float]:
+    """Width (mm) and font size (pt) of the dealer column that show every "3. Name" whole:
+    wider up to 58 mm, then a smaller font (the rows have a fixed height: no wrapping)."""
+    from scoring.exports.grids import _em
+
+    texts = {f"{h.dealer + 1}. {h.dealer_name}" for s in sheets for h in s.hands}
+    longest = max((_em(t, "DejaVuSans.ttf") for t in texts), default=0.0)
+    need = longest * DEALER_PT[0] * 25.4 / 72 + CELL_PADDING_MM
+    width = min(max(DEALER_MM[0], need), DEALER_MM[1])
+    text_room = width - CELL_PADDING_MM
+    font = DEALER_PT[0] if need <= width else DEALER_PT[0] * text_room / (need - CELL_PADDING_MM)
+    return width, max(DEALER_PT[1], font)
+
+
 @register
 class ScoreSheetsExporter(Exporter):
     slug = "score-sheets"
@@ -144,13 +164,19 @@ class ScoreSheetsExporter(Exporter):
         hands = max((len(s.hands) for s in sheets), default=0)
         # The grid fills what the header, signatures and margins leave of an A4 page.
         row_mm = max(4.4, min(7.5, 132 / hands)) if hands else 8.0
+        dealer_mm, dealer_pt = dealer_column(sheets)
         return {
+            "dealer_width": f"{dealer_mm:.1f}mm",
+            "dealer_font": f"{dealer_pt:.2f}pt",
             "series": series,
             "event": series.event,
             "sheets": sheets,
             "needs_melded": series.event.ruleset.needs_melded,
             "row_height": f"{row_mm:.1f}mm",
         }
+
+    def pdf_parts(self, context, workers):
+        return sheet_parts(context, workers)
 
     def expected_pages(self, series) -> int:
         return max(1, Table.objects.filter(series=series).count())

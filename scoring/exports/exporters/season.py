@@ -3,11 +3,13 @@ marked)."""
 
 from __future__ import annotations
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
 from scoring.exports.grids import grids, season_facts
+from scoring.exports.parts import ranking_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.standings import season as standings_season
@@ -44,6 +46,9 @@ class SeasonRankingExporter(Exporter):
         season = self.season(club)
         label = season.name if season is not None else _("no season yet")
         return _("Season ranking") + f" {label} – {club}"
+
+    def pdf_parts(self, context, workers):
+        return ranking_parts(context, workers)
 
     def tables(self, club) -> list[ExportTable]:
         season = self.season(club)
@@ -89,8 +94,11 @@ class SeasonRankingExporter(Exporter):
 
 
 def _dropped_text(result) -> str:
+    """A dropped result in brackets, formatted like the counted totals: "[-1.401] Spielabend
+    6, Serie 1" (the print keeps each one on a line, scoring.exports.grids)."""
     series = _("Series %(number)d") % {"number": result.number}
-    return f"{result.total} ({result.event_name}, {series})"
+    total = formats.number_format(int(result.total), force_grouping=True)
+    return f"[{total}] {result.event_name}, {series}"
 
 
 # ----- whole-event workbook ------------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
 from scoring.exports.grids import event_facts, grids
+from scoring.exports.parts import ranking_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.models import Sheet
@@ -224,6 +225,9 @@ class StandingsExporter(Exporter):
             "whole-event workbook."
         )
         return print_context(event, standings_tables(event, detail=False), notes=[note])
+
+    def pdf_parts(self, context, workers):
+        return ranking_parts(context, workers)
 
     def expected_pages(self, event) -> int:
         return standing_pages(event, detail=False)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
 from scoring.exports.exporters.standings import print_context, standing_pages, standings_tables
+from scoring.exports.parts import ranking_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.exports.textlists import text_lists
@@ -169,6 +170,9 @@ class EventWorkbookExporter(Exporter):
         return print_context(
             event, standings_tables(event), text_lists=text_lists(hand_tables(event))
         )
+
+    def pdf_parts(self, context, workers):
+        return ranking_parts(context, workers)
 
     def expected_pages(self, event) -> int:
         series = Series.objects.filter(event=event).count()

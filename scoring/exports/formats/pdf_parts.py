@@ -1,0 +1,202 @@
+"""Long PDFs laid out in parallel worker processes, then joined (issues 13 and 18).
+
+WeasyPrint lays out one page after the other in one thread (about 1,000 table cells a second
+here), so a long print is split into parts that each start on a new page anyway (a score
+sheet, a standings table, a run of whole pages of a long table). Each part is a complete HTML
+document rendered from the same template; workers get only that HTML string, never a model or
+a database connection. The parent joins the parts' PDFs with pypdf and then draws the footer
+"Seite x von y" on every page: a part cannot know its first page number or the total before
+every part is laid out. The footer comes from WeasyPrint as well (one small document with
+only that margin box, same page sizes, same stylesheet), placed on each page as a form
+XObject: no content stream of the parts is parsed or rewritten, which keeps joining cheap.
+
+`PDF_WORKERS` < 2, one core, or an exporter that gives fewer than two parts (a short
+document) take the in-process path (`rendering.render_pdf_document`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from io import BytesIO
+
+from django.conf import settings
+from django.templatetags.static import static
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+
+from scoring.exports.tables import Progress
+
+# Added to every part (a user stylesheet, hence !important): the page number is drawn
+# after joining (see the module doc).
+NO_PAGE_NUMBER_CSS = "@page { @bottom-right { content: none !important; } }"
+# The footer document: the page-number box only, on empty pages of the parts' sizes.
+STAMP_CSS = (
+    "@page { @top-left { content: none; } @top-right { content: none; } "
+    "@top-center { content: none; } @bottom-left { content: none; } } "
+    ".stamp { break-after: page; height: 1mm; } .stamp:last-child { break-after: auto; } "
+    ".stamp.wide { page: wide; }"
+)
+A4_LANDSCAPE_MIN_WIDTH = 800  # points: wider than tall A4 (595) means the "wide" named page
+
+
+def pdf_workers() -> int:
+    """How many processes lay out one long PDF: the setting, never more than the cores."""
+    wanted = int(getattr(settings, "PDF_WORKERS", 1) or 1)
+    return max(1, min(wanted, os.cpu_count() or 1))
+
+
+def _render_part(html: str) -> bytes:
+    """In a worker: one part's PDF, without the page number."""
+    from weasyprint import CSS, HTML
+
+    from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
+
+    fetcher = make_url_fetcher()
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
+        stylesheets=[CSS(string=NO_PAGE_NUMBER_CSS)]
+    )
+    return document.write_pdf()
+
+
+_warm = False
+WARM_UP_HTML = (
+    '<html lang="de"><body><p style="hyphens: auto; font-family: DejaVu Sans">'
+    "Gewonnene Spiele</p></body></html>"
+)
+
+
+def _warm_up() -> None:
+    """Lay out a tiny document once in this process before forking: Pango, fontconfig and
+    the hyphenation dictionary load here (about 1 s), not once in every worker."""
+    global _warm
+    if not _warm:
+        from scoring.exports.formats.pdf import render_pdf
+
+        render_pdf(WARM_UP_HTML)
+        _warm = True
+
+
+def _init_worker() -> None:
+    # A forked worker inherits the parent's database connections and never uses them. It
+    # must not close them either: closing sends PostgreSQL's "terminate" on the socket the
+    # parent still uses. The worker keeps them untouched and ends with os._exit (no
+    # finalisers). A spawned worker starts empty and sets Django up here.
+    import django
+    from django.apps import apps
+
+    if not apps.ready:
+        django.setup()
+
+
+def _context():
+    # fork: the workers start with Django set up and the fonts and templates loaded.
+    method = getattr(settings, "PDF_WORKER_START", "fork")
+    return multiprocessing.get_context(method)
+
+
+def render_parts(
+    parts: list[str], costs: list[int], workers: int, progress: Progress | None = None
+) -> list[bytes]:
+    """Each part's PDF, in document order, laid out in `workers` processes. The costliest
+    parts are handed out first, so no worker is left with a long part at the end."""
+    results: list[bytes | None] = [None] * len(parts)
+    order = sorted(range(len(parts)), key=lambda n: -costs[n])
+    total, done = sum(costs), 0
+    if _context().get_start_method() == "fork":
+        _warm_up()
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(parts)), mp_context=_context(), initializer=_init_worker
+    ) as pool:
+        futures = {pool.submit(_render_part, parts[n]): n for n in order}
+        for future in as_completed(futures):
+            n = futures[future]
+            results[n] = future.result()
+            done += costs[n]
+            if progress:
+                progress(done, total, "cost")
+    return [r for r in results if r is not None]
+
+
+def stamp_html(landscape: list[bool]) -> str:
+    """One empty page per page of the joined PDF; WeasyPrint draws only the page number.
+    The labels sit in the first page's box, so that page has the first page's size."""
+    labels = (
+        '<div class="running" aria-hidden="true">'
+        f'<span class="running-page">{escape(_("Page"))}</span>'
+        f'<span class="running-of">{escape(_("of"))}</span></div>'
+    )
+    pages = "".join(
+        f'<div class="stamp{" wide" if wide else ""}">{labels if n == 0 else ""}</div>'
+        for n, wide in enumerate(landscape)
+    )
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8">'
+        f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">'
+        f"<style>{STAMP_CSS}</style></head><body>{pages}</body></html>"
+    )
+
+
+def join(part_pdfs: list[bytes]) -> bytes:
+    """The parts as one PDF (outline and metadata of the parts kept), each page numbered."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
+
+    from scoring.exports.formats.pdf import render_pdf
+
+    writer = PdfWriter()
+    first = PdfReader(BytesIO(part_pdfs[0]))
+    for data in part_pdfs:
+        writer.append(PdfReader(BytesIO(data)))
+    if first.metadata:
+        writer.add_metadata(dict(first.metadata))
+    landscape = [float(p.mediabox.width) > A4_LANDSCAPE_MIN_WIDTH for p in writer.pages]
+    stamp = PdfReader(BytesIO(render_pdf(stamp_html(landscape))))
+    if len(stamp.pages) != len(writer.pages):
+        raise RuntimeError("page numbers: the footer document has another page count")
+
+    def stream(text: bytes):
+        obj = DecodedStreamObject()
+        obj.set_data(text)
+        return writer._add_object(obj)
+
+    opening = stream(b"q\n")
+    for n, (page, stamp_page) in enumerate(zip(writer.pages, stamp.pages, strict=True)):
+        form = DecodedStreamObject()
+        form.set_data(stamp_page.get_contents().get_data())
+        form.update(
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): stamp_page.mediabox,
+                NameObject("/Resources"): stamp_page["/Resources"].clone(writer),
+            }
+        )
+        name = f"/PageNumber{n}"
+        resources = page.get("/Resources")
+        resources = resources.get_object() if resources is not None else DictionaryObject()
+        xobjects = resources.get("/XObject")
+        if xobjects is None:
+            xobjects = DictionaryObject()
+            resources[NameObject("/XObject")] = xobjects
+        xobjects.get_object()[NameObject(name)] = writer._add_object(form)
+        page[NameObject("/Resources")] = resources
+        # Streams stay indirect objects (the array holds references, never a stream itself).
+        raw = page.raw_get("/Contents")
+        contents = raw.get_object()
+        existing = list(contents) if isinstance(contents, ArrayObject) else [raw]
+        # The part's drawing is closed in q/Q so its transformations do not move the number.
+        closing = stream(f"Q q {name} Do Q\n".encode())
+        page[NameObject("/Contents")] = ArrayObject([opening, *existing, closing])
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def render_pdf_parts(
+    parts: list[str], costs: list[int], workers: int, progress: Progress | None = None
+) -> bytes:
+    """The PDF of a document given as parts (each a complete HTML document beginning on a
+    new page), laid out in parallel and joined with its pages numbered."""
+    return join(render_parts(parts, costs, max(2, workers), progress))

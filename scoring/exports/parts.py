@@ -1,0 +1,223 @@
+"""Splitting a long print into parts that each begin on a new page (formats.pdf_parts lays
+them out in parallel processes).
+
+A part boundary must fall where the one-process print has a page break, or the page before
+it would end half empty. Tables already begin on a new page; a long table is cut after whole
+pages, counted with the row heights of the stylesheet (static/css/print.css): a row of the
+grids is its lines of 8 pt DejaVu Sans plus padding and border, a row of a text list its
+lines of monospaced text. Only tables whose rows are all one line are cut inside (the grids'
+column widths are computed from the texts, so it is known which texts wrap). The heights
+are those WeasyPrint computes (tests/exports/test_pdf_parts.py compares the pages of both
+ways); a page is counted 2 px shorter, so rounding can leave a row's space empty before a
+cut but never push a row onto a page of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from itertools import pairwise
+
+from django.utils.translation import gettext as _
+
+from scoring.exports.grids import PADDING_MM, PAGE_MM, Grid, _em
+
+PX_PER_MM = 96 / 25.4
+LINE = 1.164 * 4 / 3  # px per pt: DejaVu's normal line height (ascent + descent, in em)
+PORTRAIT_PX = (297 - 18 - 16) * PX_PER_MM  # A4 less the page margins (print.css @page)
+WIDE_PX = (210 - 15 - 13) * PX_PER_MM  # A4 landscape, @page wide
+GRID_ROW_EXTRA = 2 * 0.45 * PX_PER_MM + 0.8  # padding and one collapsed border
+LIST_ROW_EXTRA = 2 * 0.25 * PX_PER_MM  # padding
+LIST_GROUP_BORDER = 0.8 * 4 / 3 / 2 + 0.05  # a group's 0.8 pt top border (half in the row)
+LIST_HEAD_BORDERS = (0.8 + 0.6) * 4 / 3  # the header's bottom border, the table's top
+WIDE_MM = 297 - 24  # the width of a landscape page's text
+MIN_PARALLEL_CELLS = 3000  # about 3 s of layout
+MIN_SHEETS = 8  # score sheets (one page each, about 0.3 s)
+MIN_PART_ROWS = 40  # a shorter rest is not worth a process of its own
+SLACK_PX = 2.0  # a page is counted this much shorter: rounding never moves a row
+
+
+def grid_rows_single_line(grid: Grid) -> bool:
+    """Whether no body text of the grid wraps in its column (the widths are percentages of
+    the 184 mm page width)."""
+    from scoring.exports.grids import BODY_MM
+
+    for n, column in enumerate(grid.columns):
+        if column.numeric:
+            continue  # numbers never wrap (white-space: nowrap)
+        room = column.width / 100 * PAGE_MM - PADDING_MM
+        widest = max((_em(row.cells[n][0], "DejaVuSans.ttf") for row in grid.rows), default=0)
+        if widest * BODY_MM > room:
+            return False
+    return True
+
+
+def _lines(text: str, pt: float, width_mm: float, font: str = "DejaVuSans.ttf") -> int:
+    """Lines of `text` wrapped at spaces in `width_mm` (a longer word is cut, as
+    `hyphens: auto` and `overflow-wrap` do)."""
+    width_em = max(0.1, width_mm / (pt * 25.4 / 72))
+    lines, used = 1, 0.0
+    for word in text.split():
+        size = _em(word, font)
+        if used and used + _em(" ", font) + size <= width_em:
+            used += _em(" ", font) + size
+            continue
+        if used:
+            lines += 1
+        lines += int(size // width_em)
+        used = size % width_em
+    return lines
+
+
+def _header_px(grid: Grid) -> float:
+    """The grid's header row: 7 pt bold, each header wrapped in its column."""
+    lines = max(
+        (
+            _lines(c.header, 7, c.width / 100 * PAGE_MM - PADDING_MM, "DejaVuSans-Bold.ttf")
+            for c in grid.columns
+        ),
+        default=1,
+    )
+    return lines * 7 * LINE + GRID_ROW_EXTRA
+
+
+def head_px(context: dict, first_title: str, width_mm: float) -> float:
+    """The document's head (title, facts, notes; print.css) and the first table's title."""
+
+    def block(text, pt, margin_mm, font="DejaVuSans.ttf", extra_mm=0.0, inset_mm=0.0):
+        lines = _lines(str(text), pt, width_mm - inset_mm, font)
+        return lines * pt * LINE + (margin_mm + extra_mm) * PX_PER_MM
+
+    height = block(context.get("title", ""), 14, 3, "DejaVuSans-Bold.ttf")
+    if context.get("facts"):
+        height += block(" · ".join(str(f) for f in context["facts"]), 9.5, 2.5)
+    if context.get("provisional"):
+        note = _("PROVISIONAL: not every sheet is confirmed yet (marked in the last column).")
+        height += block(note, 10, 3, "DejaVuSans-Bold.ttf", 3 + 0.85, 5 + 0.85)
+    if context.get("note"):
+        height += block(context["note"], 8, 0)
+    # The last margin collapses with the title's 5 mm above (CSS margin collapsing); the
+    # table's top border adds half a pixel.
+    return height + _title_px(first_title, width_mm) + 1
+
+
+def _cuts(rows: int, row_px: float, first_px: float, page_px: float, pages: int) -> list[int]:
+    """Row indexes after every `pages` pages: `first_px` of room on the first page, then
+    `page_px` on each page."""
+    first = max(1, math.floor((first_px - SLACK_PX) / row_px))
+    per_page = max(1, math.floor((page_px - SLACK_PX) / row_px))
+    cuts, at, page = [], 0, 0
+    while True:
+        room = first if page == 0 else per_page
+        at += room
+        page += 1
+        if at >= rows - MIN_PART_ROWS:
+            return cuts
+        if page % pages == 0:
+            cuts.append(at)
+
+
+def split_grid(grid: Grid, *, first_px: float, pages: int) -> list[Grid]:
+    """The grid, or its runs of `pages` whole pages; the runs after the first have no title
+    (`continued`) and number their rows on (`offset`, for the zebra stripes)."""
+    if not grid.rows or not grid_rows_single_line(grid):
+        return [grid]
+    row_px = 8 * LINE + GRID_ROW_EXTRA
+    header = _header_px(grid)
+    cuts = _cuts(len(grid.rows), row_px, first_px - header, PORTRAIT_PX - header, pages)
+    bounds = [0, *cuts, len(grid.rows)]
+    return [
+        replace(grid, rows=grid.rows[a:b], continued=a > 0, offset=a) for a, b in pairwise(bounds)
+    ]
+
+
+def split_list(text_list, *, first_px: float, pages: int) -> list:
+    """A text list (one or more lines per row, known) in runs of `pages` whole pages."""
+    font = float(text_list.font_size.removesuffix("pt"))
+    line = font * LINE
+    heights = [
+        line * (text.count("\n") + 1) + LIST_ROW_EXTRA + (LIST_GROUP_BORDER if group else 0.0)
+        for text, group in text_list.rows
+    ]
+    header = line * (text_list.header.count("\n") + 1) + LIST_ROW_EXTRA + LIST_HEAD_BORDERS
+    bounds, used, room, page = [0], 0.0, first_px - header, 1
+    for n, height in enumerate(heights):
+        if used + height > room - SLACK_PX:
+            page, used, room = page + 1, 0.0, WIDE_PX - header
+            if (page - 1) % pages == 0 and len(heights) - n > MIN_PART_ROWS:
+                bounds.append(n)
+        used += height
+    bounds.append(len(heights))
+    return [
+        replace(text_list, rows=text_list.rows[a:b], continued=a > 0)
+        for a, b in pairwise(bounds)
+        if b > a
+    ]
+
+
+def _cells(piece) -> int:
+    if isinstance(piece, Grid):
+        return len(piece.rows) * len(piece.columns) + len(piece.columns)
+    return sum(len(text) for text, _ in piece.rows) // 8  # a text line costs far less
+
+
+def ranking_parts(context: dict, workers: int) -> list[dict]:
+    """The context of templates/exports/ranking.html as parts: text lists and grids, each
+    beginning on a new page; long ones in runs of whole pages sized so that every worker
+    gets about two parts. The first part keeps the document's head."""
+    lists, grids = context.get("text_lists") or [], context.get("grids") or []
+    cells = sum(_cells(p) for p in [*lists, *grids])
+    if cells < MIN_PARALLEL_CELLS:
+        return []  # a short print: a second process would cost more than it saves
+    # A part's fixed cost (stylesheet, fonts, a process) is about 0.1-0.3 s.
+    per_part = max(MIN_PARALLEL_CELLS // 2, cells // (2 * workers))
+    pieces = []
+    for n, text_list in enumerate(lists):
+        title = 0 if text_list.title is None else 1
+        if n == 0:
+            first = WIDE_PX - head_px(context, text_list.title, WIDE_MM)
+        else:
+            first = WIDE_PX - title * _title_px(text_list.title, WIDE_MM)
+        pages = max(1, round(per_part / max(1, _cells(text_list)) * _pages_of_list(text_list)))
+        pieces += split_list(text_list, first_px=first, pages=pages)
+    for n, grid in enumerate(grids):
+        if n == 0 and not lists:
+            first = PORTRAIT_PX - head_px(context, grid.title, PAGE_MM)
+        else:
+            first = PORTRAIT_PX - _title_px(grid.title, PAGE_MM)
+        rows_per_page = PORTRAIT_PX / (8 * LINE + GRID_ROW_EXTRA)
+        pages = max(1, round(per_part / max(1, len(grid.columns)) / rows_per_page))
+        pieces += split_grid(grid, first_px=first, pages=pages)
+    return [
+        {
+            **context,
+            "text_lists": [] if isinstance(piece, Grid) else [piece],
+            "grids": [piece] if isinstance(piece, Grid) else [],
+            "hide_head": n > 0,
+            "part_cost": _cells(piece),
+        }
+        for n, piece in enumerate(pieces)
+    ]
+
+
+def _title_px(title: str, width_mm: float) -> float:
+    """A table's title (h2) at the top of a page, with its margins."""
+    return _lines(str(title), 11.5, width_mm, "DejaVuSans-Bold.ttf") * 11.5 * LINE + 7 * PX_PER_MM
+
+
+def _pages_of_list(text_list) -> float:
+    font = float(text_list.font_size.removesuffix("pt"))
+    lines = sum(t.count("\n") + 1 for t, _ in text_list.rows)
+    return max(1.0, lines * (font * LINE + LIST_ROW_EXTRA) / WIDE_PX)
+
+
+def sheet_parts(context: dict, workers: int) -> list[dict]:
+    """Score sheets (one page each) in `2 * workers` runs of whole sheets."""
+    sheets = context.get("sheets") or []
+    if len(sheets) < MIN_SHEETS:
+        return []
+    size = math.ceil(len(sheets) / (2 * workers))
+    return [
+        {**context, "sheets": sheets[a : a + size], "part_cost": len(sheets[a : a + size])}
+        for a in range(0, len(sheets), size)
+    ]

@@ -1,0 +1,157 @@
+"""Long PDFs laid out in worker processes (scoring.exports.formats.pdf_parts): the same pages
+with the same text as the one-process print, "Seite x von y" right across the parts, and the
+in-process path for one worker or one core."""
+
+import re
+
+import pytest
+from django.utils import translation
+
+from scoring.exports import parts, rendering
+from scoring.exports.formats import pdf_parts
+from scoring.exports.rendering import render_export
+from tests.exports.test_pdf_prints import _event
+from tests.pdf_checks import FOOTER, page_texts, print_style_problems
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def small_parts(monkeypatch, settings):
+    """Parts of one page each for a test-sized event, on any number of cores."""
+    monkeypatch.setattr(parts, "MIN_PARALLEL_CELLS", 200)
+    monkeypatch.setattr(parts, "MIN_PART_ROWS", 3)
+    monkeypatch.setattr(parts, "MIN_SHEETS", 2)
+    monkeypatch.setattr(pdf_parts.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr("scoring.exports.grids.printed_at", lambda: "Stand 1.1.2026 12:00")
+    return settings
+
+
+@pytest.fixture
+def one_context(monkeypatch):
+    """One template context per export for both prints: ties decided by lot may come out
+    differently in two renders."""
+    contexts = {}
+    real = rendering.document_context
+
+    def document_context(exporter, obj, fmt, **kwargs):
+        key = (exporter.slug, obj.pk, fmt)
+        if key not in contexts:
+            contexts[key] = real(exporter, obj, fmt, **kwargs)
+        return contexts[key]
+
+    monkeypatch.setattr(rendering, "document_context", document_context)
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    calls = []
+    real = pdf_parts.render_parts
+
+    def render_parts(htmls, costs, workers, progress=None):
+        calls.append(len(htmls))
+        return real(htmls, costs, workers, progress)
+
+    monkeypatch.setattr(pdf_parts, "render_parts", render_parts)
+    return calls
+
+
+def _pdf(slug, obj, settings, workers):
+    settings.PDF_WORKERS = workers
+    with translation.override("de"):
+        return render_export(slug, obj, "pdf")[0]
+
+
+def _without_footer(texts):
+    """Each page's words, sorted (pypdf reads the footer, drawn after joining, last and
+    may join or split lines differently around it)."""
+    return [sorted(FOOTER["de"].sub("", t).split()) for t in texts]
+
+
+def test_parallel_standings_have_the_pages_of_the_one_process_print(
+    club_a, small_parts, spy, one_context
+):
+    event = _event(club_a, 150, series=2, rounds=1, seed=3)
+    one = _pdf("standings", event, small_parts, 1)
+    assert spy == []  # one worker: laid out in this process
+    joined = _pdf("standings", event, small_parts, 2)
+    assert spy and spy[0] >= 3  # cut inside the individual table, not only between tables
+    one_pages, joined_pages = page_texts(one), page_texts(joined)
+    assert len(joined_pages) == len(one_pages) >= 3
+    # Every row on the same page as in the one-process print, and nothing else changed.
+    assert _without_footer(joined_pages) == _without_footer(one_pages)
+    assert not print_style_problems(joined, "de")  # fonts, "Seite n von N" on every page
+    total = len(joined_pages)
+    for number, text in enumerate(joined_pages, start=1):
+        assert re.findall(r"Seite \d+ von \d+", text) == [f"Seite {number} von {total}"]
+    # The zebra stripes and the title: the second part goes on without a new title.
+    assert joined_pages[1].count("Einzel – Gesamtwertung") == 0
+
+
+def test_parallel_score_sheets_number_pages_across_parts(series_a, small_parts, spy):
+    one = _pdf("score-sheets", series_a, small_parts, 1)
+    joined = _pdf("score-sheets", series_a, small_parts, 2)
+    assert spy == [2]
+    assert _without_footer(page_texts(joined)) == _without_footer(page_texts(one))
+    assert [FOOTER["de"].findall(t) for t in page_texts(joined)] == [[("1", "2")], [("2", "2")]]
+
+
+def test_one_core_or_a_short_print_stays_in_process(series_a, small_parts, spy, monkeypatch):
+    small_parts.PDF_WORKERS = 4
+    monkeypatch.setattr(pdf_parts.os, "cpu_count", lambda: 1)
+    assert pdf_parts.pdf_workers() == 1
+    _pdf("score-sheets", series_a, small_parts, 4)
+    assert spy == []
+    monkeypatch.setattr(pdf_parts.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parts, "MIN_SHEETS", 8)  # two tables are a short print
+    _pdf("score-sheets", series_a, small_parts, 2)
+    assert spy == []
+    monkeypatch.setattr(parts, "MIN_SHEETS", 2)
+    _pdf("score-sheets", series_a, small_parts, 2)
+    assert spy == [2]
+
+
+def test_cuts_fall_on_the_page_breaks():
+    # 49 rows on the first page, 57 on the next (the standings' grid of the large event).
+    row = 8 * parts.LINE + parts.GRID_ROW_EXTRA
+    first, page = 49.6 * row + parts.SLACK_PX, 57.5 * row + parts.SLACK_PX
+    assert parts._cuts(400, row, first, page, 2) == [49 + 57, 49 + 3 * 57, 49 + 5 * 57]
+    assert parts._cuts(60, row, first, page, 1) == []  # the rest is too short for a part
+
+
+def test_page_numbers_on_pages_of_two_sizes(small_parts):
+    """The workbook mixes landscape hand lists and portrait grids: the numbers document has
+    the same sizes page by page."""
+
+    def part(css_page, words):
+        html = (
+            '<html><head><link rel="stylesheet" href="/static/css/print.css"></head><body>'
+            f"<p style='page: {css_page}'>{words}</p></body></html>"
+        )
+        return pdf_parts._render_part(html)  # as a worker does: no page number of its own
+
+    with translation.override("de"):
+        joined = pdf_parts.join([part("wide", "Handliste"), part("auto", "Wertung")])
+    from tests.exports.conftest import read_pdf
+
+    pages = read_pdf(joined).pages
+    assert [round(float(p.mediabox.width)) for p in pages] == [842, 595]
+    texts = [p.extract_text() for p in pages]
+    assert "Handliste" in texts[0] and "Wertung" in texts[1]
+    # Only the numbers drawn after joining: the parts' own counters are gone.
+    assert [re.findall(r"\d+", t) for t in texts] == [["1", "2"], ["2", "2"]]
+    assert [FOOTER["de"].findall(t) for t in texts] == [[("1", "2")], [("2", "2")]]
+
+
+def test_parallel_workbook_cuts_the_hand_lists_on_their_page_breaks(
+    club_a, small_parts, spy, one_context
+):
+    event = _event(club_a, 48, series=2, rounds=5, seed=7)
+    one = _pdf("event-workbook", event, small_parts, 1)
+    joined = _pdf("event-workbook", event, small_parts, 2)
+    one_pages, joined_pages = page_texts(one), page_texts(joined)
+    lists = sum("Tisch Spiel Geber" in " ".join(t.split()) for t in one_pages)
+    assert spy and spy[0] > 2 + 3  # hand lists cut (2 lists, 3 standings tables at least)
+    assert lists >= 4
+    assert _without_footer(joined_pages) == _without_footer(one_pages)
+    assert not print_style_problems(joined, "de")
