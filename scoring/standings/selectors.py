@@ -101,11 +101,12 @@ def _rank(event: Event, entries: list[metrics.Entry], chain: tuple[str, ...]) ->
     hib = event.ruleset.higher_is_better
     if chain[-1] != "lots":
         return core.rank(entries, chain, higher_is_better=hib)
-    if event.lots_seed is None:
-        # Lots are drawn only when a tie needs them: rank without them first.
-        rows = core.rank(entries, chain[:-1], higher_is_better=hib)
-        if not any(r.reason is not None and r.reason.metric == metrics.SHARED for r in rows):
-            return rows
+    # Lots count only where a tie needs them: rank without them first, whether or not the
+    # event's seed exists (another competition may have drawn it), so the same standing
+    # never shows lots in one render and not in the next.
+    rows = core.rank(entries, chain[:-1], higher_is_better=hib)
+    if not any(r.reason is not None and r.reason.metric == metrics.SHARED for r in rows):
+        return rows
     return core.rank(entries, chain, lots_seed=ensure_lots_seed(event), higher_is_better=hib)
 
 

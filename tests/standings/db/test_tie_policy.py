@@ -94,3 +94,22 @@ def test_tie_break_page_says_the_chain_does_not_rank_under_playoff(client, club_
     client.force_login(director(club_a))
     page = client.get(reverse("standings:tie_break", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="de")
     assert "diese Feinwertung bestimmt die Ränge nicht" in page.content.decode()
+
+
+def test_lots_count_only_where_a_tie_needs_them_whether_or_not_a_seed_exists(db):
+    """Another competition may have drawn the event's seed: a standing without a shared tie
+    still shows no lots, so two renders of the same event never differ in a lots column."""
+    from scoring.standings import selectors
+    from tests.factories import ClubFactory
+    from tests.standings.db.conftest import generated
+
+    event = generated(ClubFactory(), 12, series=2, rounds=1)
+    before = selectors.event_standing(event)
+    # this generated field (seed 7) has no tie that needs lots
+    assert not any(r.reason is not None and r.reason.metric == "shared" for r in before.rows)
+    assert event.lots_seed is None
+    event.lots_seed = 1234
+    event.save(update_fields=["lots_seed"])
+    after = selectors.event_standing(event)
+    assert [(r.rank, r.key) for r in after.rows] == [(r.rank, r.key) for r in before.rows]
+    assert not any("lots" in r.values for r in after.rows)
