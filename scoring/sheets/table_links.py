@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
@@ -163,3 +164,16 @@ def revoke_table_link(actor, link: TableLink) -> TableLink:
         link.revoked_at, link.revoked_by = timezone.now(), actor
         link.save(update_fields=["revoked_at", "revoked_by"])
     return link
+
+
+def live_links(series: Series) -> dict[int, TableLink]:
+    """The working link of each table of ``series`` by table number (empty unless the
+    series is in play): what the printed score sheets and seating list lead to."""
+    if series.status != Series.Status.IN_PLAY:
+        return {}
+    links = TableLink.objects.filter(table__series=series, revoked_at__isnull=True)
+    return {link.table.number: link for link in links.select_related("table")}
+
+
+def phone_path(link: TableLink) -> str:
+    return reverse("scoring:table_phone", kwargs={"token": link.token})

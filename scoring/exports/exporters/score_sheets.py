@@ -10,10 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.permissions import SCORER
 from scoring.exports.exporters.seating import club_short
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import absolute, qr_data_uri, sheet_code, sheet_entry_path
+from scoring.sheets.table_links import live_links, phone_path
 from tournaments.models import Seat, Series, Table
 
 
@@ -23,6 +25,7 @@ class SheetPlayer:
     name: str
     club: str
     number: str
+    code: str = ""  # the seat's code of the table link
 
 
 @dataclass
@@ -43,11 +46,14 @@ class PrefilledSheet:
     url: str = ""
     short_url: str = ""
     qr: str = ""
+    phone: bool = False  # the QR leads to the table link (players' phones)
 
 
 def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True):
     """Every table of a series with players in seat order and the dealer of each hand
-    (2 queries)."""
+    (3 queries). While a table has a working table link, its QR leads to the link and each
+    seat's code is printed next to the seat; otherwise to the sheet's entry page."""
+    links = live_links(series)
     seats = Seat.objects.select_related("participant__player", "participant__club").order_by(
         "position"
     )
@@ -69,6 +75,10 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
             for seat in table.seats.all()
         ]
         size = len(players)
+        link = links.get(table.number)
+        if link is not None:
+            for player, code in zip(players, link.seat_codes, strict=False):
+                player.code = code
         sheet = getattr(table, "sheet", None)
         first_dealer = sheet.first_dealer if sheet is not None and size else 0
         if size:
@@ -78,7 +88,7 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
             dealer = (first_dealer + i) % size
             hands.append(SheetHand(i + 1, dealer, players[dealer].name))
         code = sheet_code(series.pk, table.number)
-        path = sheet_entry_path(series.pk, table.number)
+        path = phone_path(link) if link else sheet_entry_path(series.pk, table.number)
         url = absolute(base_url, path)
         sheets.append(
             PrefilledSheet(
@@ -90,6 +100,7 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
                 url=url,
                 short_url=absolute(base_url, reverse("exports:sheet_code", args=[code])),
                 qr=qr_data_uri(url) if with_qr else "",
+                phone=link is not None,
             )
         )
     return sheets
@@ -105,6 +116,9 @@ class ScoreSheetsExporter(Exporter):
         "signature lines and a QR code to the sheet's entry page."
     )
     template = "exports/score_sheets.html"
+    # The seat codes printed on a sheet let its holder write the table's sheet: scorers
+    # (who may write every sheet anyway) and directors print them, not every club member.
+    permission = SCORER
 
     def header_text(self, series):
         return series.event.name
