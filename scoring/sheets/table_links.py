@@ -93,19 +93,29 @@ def seat_for_code(link: TableLink, code: str) -> int | None:
     Raises TooManyTries after CODE_TRIES_PER_MINUTE wrong codes within a minute (then even
     the right code waits: guessing stays slower than reading the paper sheet).
     """
-    key = _tries_key(link)
-    if (cache.get(key) or 0) >= CODE_TRIES_PER_MINUTE:
-        raise TooManyTries
+    refuse_if_throttled(link)
     wanted = normalise_code(code)
     for position, seat_code in enumerate(link.seat_codes):
         if wanted and constant_time_compare(wanted, seat_code):
             return position
+    count_wrong_try(link)
+    return None
+
+
+def refuse_if_throttled(link: TableLink) -> None:
+    """Raise TooManyTries once the link had CODE_TRIES_PER_MINUTE wrong seat codes or PINs
+    in the last minute."""
+    if (cache.get(_tries_key(link)) or 0) >= CODE_TRIES_PER_MINUTE:
+        raise TooManyTries
+
+
+def count_wrong_try(link: TableLink) -> None:
+    key = _tries_key(link)
     if not cache.add(key, 1, timeout=60):
         try:
             cache.incr(key)
         except ValueError:  # expired between add and incr
             cache.add(key, 1, timeout=60)
-    return None
 
 
 def seat_user(table: Table, position: int):
