@@ -1,7 +1,7 @@
 """Load and fault test of the table links (issue 16): 100 tables of 4 phones enter hands
 concurrently against gunicorn and PostgreSQL on 127.0.0.1.
 
-    python -m bench.load --phones                  # 100 tables, 8 hands each
+    python -m bench.load --phones                  # 100 tables, 8 hands each, ~20 s apart
     python -m bench.load --phones --kill-worker    # the same, killing gunicorn workers
     python -m bench.load --phones --short          # CI: 10 tables, 4 hands, seconds
 
@@ -309,5 +309,12 @@ def configure(args) -> None:
     """Defaults of the phone mode where the desktop mode's differ."""
     if args.short:
         args.tables, args.hands, args.seconds, args.pace = 10, 4, 40, 0.5
-    elif args.pace == 2.0:  # the desktop default: a table needs minutes per hand, not seconds
-        args.pace = 4.0
+        return
+    # A Rommé hand takes minutes: a table saving one every 20 s (±50 %) is several times a
+    # hall's pace, 100 tables at once 5 saves and 5 confirmations a second.
+    if args.pace == 2.0:  # the desktop mode's default
+        args.pace = 20.0
+    if args.seconds == 120:
+        args.seconds = args.hands * args.pace * 1.5 + 30
+    if args.kill_every == 0.5:  # spread the kills over the run
+        args.kill_every = max(0.5, args.hands * args.pace / 2 / args.kills)

@@ -1,13 +1,13 @@
 """Four seats of a table on four phones (390×844, German) score a whole series (issue 16):
-each seat enters or confirms hands, one hand goes through a Wi-Fi drop, one answer is lost
-after the server stored the hand (the phone resends it), one hand is disputed and settled
-by the director; then the link expires with the series. The database is checked after each
-step: no hand lost, none stored twice."""
+each seat enters or confirms hands (seat 4 names itself by player number and PIN), one hand
+goes through a Wi-Fi drop, one answer is lost after the server stored the hand (the phone
+resends it), one hand is disputed and settled by the director; then the link expires with
+the series. The database is checked after each step: no hand lost, none stored twice."""
 
 import pytest
 
 from scoring.models import Hand, HandSeat, Sheet, TableHand
-from scoring.sheets import table_entry, table_links
+from scoring.sheets import player_pins, table_entry, table_links
 from tests.browser.test_table_phone import ARTIFACTS, VIOLATIONS, _enter, _phone, _sit_down
 from tests.browser.test_table_phone import tables as tables
 from tests.sheets.conftest import random_grid
@@ -55,7 +55,15 @@ def test_four_seats_score_a_series_through_drops_a_dispute_and_the_end(
     for page, code in ((a, link.seat_codes[0]), (b, f"{code_b[:2]} {code_b[2:]}".lower())):
         _sit_down(page, url, code)
     _sit_down(c, url, link.seat_codes[2])
-    _sit_down(d, url, link.seat_codes[3])
+    # Seat 4 uses its own phone with its player number and the PIN the director set.
+    director = series.event.club.roles.first().user
+    number = table.seats.get(position=3).participant.player.player_number
+    player_pins.set_player_pin(director, series.event, number, "2580")
+    d.click("#pin-login summary")
+    d.fill("#player-number", number)
+    d.fill("#player-pin", "2580")
+    d.click("#pin-form button[type=submit]")
+    d.wait_for_selector("#my-seat")
     assert "Sie sind Platz 4" in d.inner_text("#my-seat")
 
     # Seat 1 writes hand 1, seat 2 confirms it on its own phone.
@@ -114,7 +122,6 @@ def test_four_seats_score_a_series_through_drops_a_dispute_and_the_end(
     assert a.locator("#sheet-disputed").count() == 1
     assert a.locator("#hand-form").count() == 0  # nothing is entered over a dispute
     a.screenshot(path=str(ARTIFACTS / "table-four-disputed.png"), full_page=True)
-    director = series.event.club.roles.first().user
     table_entry.settle_hand(director, table, 4, "blind")
 
     # Seat 1 confirms every hand it did not write: the sheet is confirmed.
