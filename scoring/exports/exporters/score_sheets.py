@@ -1,5 +1,6 @@
 """Export: pre-filled score sheets of a series, one page per table, with names, dealer order,
-the sheet code and a QR code to the table's entry page."""
+the sheet code and a QR code: to the table link (phones, with the seat codes) while the
+table has one, else to the sheet's entry page."""
 
 from __future__ import annotations
 
