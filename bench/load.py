@@ -3,6 +3,8 @@
     python -m bench.load                      # 50 scorers, 4 sheets each, 5 conflict pairs
     python -m bench.load --kill-worker        # the same, killing a gunicorn worker mid-run
     python -m bench.load --short              # CI: 6 scorers, a few seconds
+    python -m bench.load --phones [--kill-worker] [--short]   # 100 tables of 4 phones
+                                              # (bench.phone_load, issue 16)
 
 It creates a fresh database (LOAD_DATABASE_URL, default romme_load on the local server),
 starts gunicorn on 127.0.0.1 only, lets every virtual scorer log in, submit whole sheets
@@ -461,7 +463,15 @@ def main(argv=None) -> int:
     parser.add_argument("--kill-every", type=float, default=0.5, help="seconds between kills")
     parser.add_argument("--kills", type=int, default=10, help="workers to kill at most")
     parser.add_argument("--short", action="store_true", help="CI: a few scorers, a few seconds")
+    parser.add_argument("--phones", action="store_true", help="table links: phones enter hands")
+    from bench import phone_load
+
+    phone_load.add_arguments(parser)
     args = parser.parse_args(argv)
+    if args.phones:
+        phone_load.configure(args)
+        sys.path.insert(0, str(ROOT))
+        return phone_load.run(args)
     if args.short:
         args.scorers, args.sheets, args.pairs, args.seconds, args.pace = 6, 1, 2, 30, 0.5
     sys.path.insert(0, str(ROOT))

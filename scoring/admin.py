@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from .models import Hand, HandSeat, SeatTotal, Sheet, SheetVersion, TableHand, TableLink
+from .models import (
+    Hand,
+    HandSeat,
+    PlayerPin,
+    SeatTotal,
+    Sheet,
+    SheetVersion,
+    TableHand,
+    TableLink,
+)
 
 
 class SheetVersionInline(admin.TabularInline):
@@ -93,3 +102,13 @@ class TableHandAdmin(admin.ModelAdmin):
     search_fields = ["table__series__event__name", "client_id"]
     list_filter = ["status"]
     raw_id_fields = ["link", "table"]
+
+
+@admin.register(PlayerPin)
+class PlayerPinAdmin(admin.ModelAdmin):
+    """PINs are set on the series' table-links page; here only read (the hash, never the PIN)."""
+
+    list_display = ["participant", "set_by", "set_at"]
+    search_fields = ["participant__player__family_name", "participant__player__player_number"]
+    raw_id_fields = ["participant", "set_by"]
+    readonly_fields = ["pin_hash", "set_at"]

@@ -336,3 +336,25 @@ class RulesetChange(models.Model):
 
     def __str__(self):
         return f"{self.event_id} -> {self.slug} ({self.state})"
+
+
+class PlayerPin(models.Model):
+    """A 4-digit PIN a director sets for a participant: with the player's number it names the
+    player's seat on the table links of the event, instead of the seat code. Stored hashed.
+    Rows are never changed: the newest row of a participant counts (an empty hash: the PIN
+    was cleared), so the table is the history of who set a PIN when."""
+
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="pins", verbose_name=_("participant")
+    )
+    pin_hash = models.CharField(max_length=128, blank=True)
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    set_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player PIN")
+        verbose_name_plural = _("player PINs")
+        indexes = [models.Index(fields=["participant", "-id"], name="player_pin_latest")]
+
+    def __str__(self):
+        return f"{self.participant} ({self.set_at:%Y-%m-%d %H:%M})"

@@ -151,6 +151,24 @@ def store_hands(sheet: Sheet, check: GridCheck, participants: list[int], numbers
     )
 
 
+def store_hand(sheet: Sheet, check: GridCheck, participants: list[int], number: int, ruleset):
+    """Write hand ``number`` of the checked grid alone (a phone's new or corrected hand):
+    a few rows instead of the whole sheet. Safe because a hand's derived values depend on
+    that hand only and the other rows were written from the same content version; when the
+    stored hands are not the grid's other hands (other numbers), all hands are rewritten.
+    """
+    count = len(check.grid["hands"])
+    if sheet.pk is None:
+        return store_hands(sheet, check, participants, range(1, count + 1), ruleset)
+    stored = set(Hand.objects.filter(sheet=sheet).values_list("number", flat=True))
+    if not 1 <= number <= count or stored - {number} != set(range(1, count + 1)) - {number}:
+        return store_hands(sheet, check, participants, range(1, count + 1), ruleset)
+    if number in stored:  # a correction; a new hand has no rows to delete
+        Hand.objects.filter(sheet=sheet, number=number).delete()
+    row = (sheet, number, check.grid["hands"][number - 1], check.hands[number - 1])
+    return write_hands([(*row, check.scores[number - 1], participants)], ruleset)
+
+
 def hand_result(hand: Hand, seats: list[HandSeat]) -> HandResult:
     results = []
     for seat in seats:

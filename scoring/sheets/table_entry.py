@@ -3,7 +3,8 @@
 Each hand takes the sheet's own path: the sheet's current grid with the hand appended (or
 replaced) is checked by `scoring.sheets.grid.check_grid` (the rules module, the desktop's
 German messages), stored as a new `SheetVersion` by `scoring.sheets.storage` (the only
-writer of hands) and written by the seat's user (`table_links.seat_user`).
+writer of hands; a phone's hand rewrites its own rows only, `storage.store_hand`) and
+written by the seat's user (`table_links.seat_user`).
 
 * A hand carries a client id: a resend with the same id returns the stored hand and
   stores nothing (the phone resends after a dropped connection).
@@ -169,8 +170,7 @@ def enter_hand(
         sheet.status = Sheet.Status.ENTERED
         sheet.entered_by, sheet.entered_at = writer, timezone.now()
     version = storage.next_version(sheet, writer, kind, check.grid)
-    numbers = range(1, len(check.grid["hands"]) + 1)
-    storage.store_hands(sheet, check, participants, numbers, series.event.ruleset)
+    storage.store_hand(sheet, check, participants, number, series.event.ruleset)
     if number in rows:
         rows[number].status = TableHand.Status.REPLACED
         rows[number].save(update_fields=["status"])

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
@@ -92,19 +93,29 @@ def seat_for_code(link: TableLink, code: str) -> int | None:
     Raises TooManyTries after CODE_TRIES_PER_MINUTE wrong codes within a minute (then even
     the right code waits: guessing stays slower than reading the paper sheet).
     """
-    key = _tries_key(link)
-    if (cache.get(key) or 0) >= CODE_TRIES_PER_MINUTE:
-        raise TooManyTries
+    refuse_if_throttled(link)
     wanted = normalise_code(code)
     for position, seat_code in enumerate(link.seat_codes):
         if wanted and constant_time_compare(wanted, seat_code):
             return position
+    count_wrong_try(link)
+    return None
+
+
+def refuse_if_throttled(link: TableLink) -> None:
+    """Raise TooManyTries once the link had CODE_TRIES_PER_MINUTE wrong seat codes or PINs
+    in the last minute."""
+    if (cache.get(_tries_key(link)) or 0) >= CODE_TRIES_PER_MINUTE:
+        raise TooManyTries
+
+
+def count_wrong_try(link: TableLink) -> None:
+    key = _tries_key(link)
     if not cache.add(key, 1, timeout=60):
         try:
             cache.incr(key)
         except ValueError:  # expired between add and incr
             cache.add(key, 1, timeout=60)
-    return None
 
 
 def seat_user(table: Table, position: int):
@@ -163,3 +174,16 @@ def revoke_table_link(actor, link: TableLink) -> TableLink:
         link.revoked_at, link.revoked_by = timezone.now(), actor
         link.save(update_fields=["revoked_at", "revoked_by"])
     return link
+
+
+def live_links(series: Series) -> dict[int, TableLink]:
+    """The working link of each table of ``series`` by table number (empty unless the
+    series is in play): what the printed score sheets and seating list lead to."""
+    if series.status != Series.Status.IN_PLAY:
+        return {}
+    links = TableLink.objects.filter(table__series=series, revoked_at__isnull=True)
+    return {link.table.number: link for link in links.select_related("table")}
+
+
+def phone_path(link: TableLink) -> str:
+    return reverse("scoring:table_phone", kwargs={"token": link.token})

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.permissions import ORGANISER, require_role
 from scoring.models import TableLink
-from scoring.sheets import table_entry, table_links, table_selectors
+from scoring.sheets import player_pins, table_entry, table_links, table_selectors
 from scoring.sheets.codes import qr_data_uri
 from scoring.sheets.messages import problem_dicts
 from scoring.sheets.services import SheetInvalid
@@ -142,14 +142,19 @@ def table_seat(request, token):
     if request.POST.get("leave"):
         request.session.pop(_session_key(link), None)
         return redirect("scoring:table_phone", token=token)
+    number = request.POST.get("player_number", "").strip()
     try:
-        seat = table_links.seat_for_code(link, request.POST.get("code", ""))
+        if number:  # the player's number and PIN instead of the seat code
+            seat = player_pins.seat_for_pin(link, number, request.POST.get("pin", ""))
+        else:
+            seat = table_links.seat_for_code(link, request.POST.get("code", ""))
     except TooManyTries:
         return _closed(request, "throttled")
     if seat is None:
-        return _page(
-            request, link, errors=[_("This is not a seat code of this table.")], status=400
-        )
+        error = _("This is not a seat code of this table.")
+        if number:
+            error = _("This player number and PIN do not match a seat of this table.")
+        return _page(request, link, errors=[error], status=400)
     request.session[_session_key(link)] = seat
     return redirect("scoring:table_phone", token=token)
 
@@ -322,8 +327,31 @@ def series_table_links(request, pk):
         "rows": rows,
         "in_play": series.status == Series.Status.IN_PLAY,
         "missing": any(r.link is None and r.seats for r in rows),
+        "pins": player_pins.pin_history(series.event),
     }
     return render(request, "scoring/table_links.html", context)
+
+
+@login_required
+@require_POST
+def table_link_pin(request, pk):
+    """A director sets (or clears) a player's PIN for the table links of the event."""
+    series = get_object_or_404(Series.objects.select_related("event__club"), pk=pk)
+    number = request.POST.get("player_number", "")
+    try:
+        row = player_pins.set_player_pin(
+            request.user, series.event, number, request.POST.get("pin", "")
+        )
+    except ValidationError as error:
+        for text in error.messages:
+            messages.error(request, text)
+    else:
+        name = row.participant.player
+        if row.pin_hash:
+            messages.success(request, _("PIN of %(player)s set.") % {"player": name})
+        else:
+            messages.success(request, _("PIN of %(player)s cleared.") % {"player": name})
+    return redirect("scoring:table_links", pk=pk)
 
 
 @login_required

@@ -33,6 +33,7 @@ urlpatterns = [
     ),
     # Table links (issue 16): the director's page, and the phones' pages behind the token.
     path("series/<int:pk>/table-links/", table_views.series_table_links, name="table_links"),
+    path("series/<int:pk>/table-links/pin/", table_views.table_link_pin, name="table_link_pin"),
     path(
         "series/<int:pk>/table-links/<int:link_pk>/revoke/",
         table_views.table_link_revoke,

@@ -15,7 +15,7 @@ def test_urls_have_the_documented_shape(series_a):
     assert reverse("exports:menu", args=["club", 3]) == "/exports/club/3/"
 
 
-def test_viewer_downloads_every_format(client, viewer_a, club_a, series_a):
+def test_viewer_downloads_every_format(client, viewer_a, scorer_a, club_a, series_a):
     client.force_login(viewer_a)
     response = client.get(export_url("club", club_a.pk, "players", "xlsx"))
     assert response.status_code == 200
@@ -24,6 +24,9 @@ def test_viewer_downloads_every_format(client, viewer_a, club_a, series_a):
     response = client.get(export_url("series", series_a.pk, "seating", "pdf"))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert "Müller, Jürgen" in pdf_text(response.content)
+    # Score sheets carry the seat codes of the table links: scorers print them.
+    assert client.get(export_url("series", series_a.pk, "score-sheets", "html")).status_code == 403
+    client.force_login(scorer_a)
     response = client.get(export_url("series", series_a.pk, "score-sheets", "html"))
     assert response.status_code == 200
     page = response.content.decode()
@@ -31,12 +34,20 @@ def test_viewer_downloads_every_format(client, viewer_a, club_a, series_a):
     assert "http://testserver/series/" in page or "/exports/s/" in page
 
 
-def test_menu_lists_exports_with_three_formats(client, viewer_a, series_a, event_a, club_a):
+def test_menu_lists_exports_with_three_formats(
+    client, viewer_a, scorer_a, series_a, event_a, club_a
+):
     client.force_login(viewer_a)
-    page = client.get(reverse("exports:menu", args=["series", series_a.pk])).content.decode()
-    for slug in ("seating", "score-sheets"):
-        for fmt in ("xlsx", "pdf", "html"):
-            assert export_url("series", series_a.pk, slug, fmt) in page
+    menu = reverse("exports:menu", args=["series", series_a.pk])
+    page = client.get(menu).content.decode()
+    for fmt in ("xlsx", "pdf", "html"):
+        assert export_url("series", series_a.pk, "seating", fmt) in page
+        assert export_url("series", series_a.pk, "score-sheets", fmt) not in page  # seat codes
+    client.force_login(scorer_a)
+    page = client.get(menu).content.decode()
+    for fmt in ("xlsx", "pdf", "html"):
+        assert export_url("series", series_a.pk, "score-sheets", fmt) in page
+    client.force_login(viewer_a)
     assert "js/exports.js" in page
     club_page = client.get(reverse("exports:menu", args=["club", club_a.pk])).content.decode()
     assert export_url("club", club_a.pk, "players", "xlsx") in club_page
@@ -44,12 +55,12 @@ def test_menu_lists_exports_with_three_formats(client, viewer_a, series_a, event
     assert reverse("exports:menu", args=["series", series_a.pk]) in event_page
 
 
-def test_long_exports_are_offered_as_jobs(client, viewer_a, series_a):
+def test_long_exports_are_offered_as_jobs(client, scorer_a, series_a):
     from tests.factories import seated_table
 
     for number in range(3, 6):
         seated_table(series_a, [], number=number)
-    client.force_login(viewer_a)
+    client.force_login(scorer_a)
     page = client.get(reverse("exports:menu", args=["series", series_a.pk])).content.decode()
     job_url = reverse("exports:job_start", args=["series", series_a.pk, "score-sheets", "pdf"])
     assert job_url in page and "data-export-job" in page

@@ -130,6 +130,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "standings:season": {"pk": i["season"]},
         "scoring:table_links": {"pk": i["series"]},
         "scoring:table_link_revoke": {"pk": i["series"], "link_pk": 1},
+        "scoring:table_link_pin": {"pk": i["series"]},
         "scoring:table_hand_settle": {"pk": i["series"], "number": 1, "hand": 1},
         **{name: {"token": NO_TABLE_TOKEN} for name in TOKEN},
     }  # fmt: skip

@@ -1,5 +1,6 @@
 """Export: pre-filled score sheets of a series, one page per table, with names, dealer order,
-the sheet code and a QR code to the table's entry page."""
+the sheet code and a QR code: to the table link (phones, with the seat codes) while the
+table has one, else to the sheet's entry page."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.permissions import SCORER
 from scoring.exports.exporters.seating import club_short
 from scoring.exports.parts import sheet_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import absolute, qr_data_uri, sheet_code, sheet_entry_path
+from scoring.sheets.table_links import live_links, phone_path
 from tournaments.models import Seat, Series, Table
 
 
@@ -24,6 +27,7 @@ class SheetPlayer:
     name: str
     club: str
     number: str
+    code: str = ""  # the seat's code of the table link
 
 
 @dataclass
@@ -44,11 +48,14 @@ class PrefilledSheet:
     url: str = ""
     short_url: str = ""
     qr: str = ""
+    phone: bool = False  # the QR leads to the table link (players' phones)
 
 
 def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True):
     """Every table of a series with players in seat order and the dealer of each hand
-    (2 queries)."""
+    (3 queries). While a table has a working table link, its QR leads to the link and each
+    seat's code is printed next to the seat; otherwise to the sheet's entry page."""
+    links = live_links(series)
     seats = Seat.objects.select_related("participant__player", "participant__club").order_by(
         "position"
     )
@@ -70,6 +77,10 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
             for seat in table.seats.all()
         ]
         size = len(players)
+        link = links.get(table.number)
+        if link is not None:
+            for player, code in zip(players, link.seat_codes, strict=False):
+                player.code = code
         sheet = getattr(table, "sheet", None)
         first_dealer = sheet.first_dealer if sheet is not None and size else 0
         if size:
@@ -79,7 +90,7 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
             dealer = (first_dealer + i) % size
             hands.append(SheetHand(i + 1, dealer, players[dealer].name))
         code = sheet_code(series.pk, table.number)
-        path = sheet_entry_path(series.pk, table.number)
+        path = phone_path(link) if link else sheet_entry_path(series.pk, table.number)
         url = absolute(base_url, path)
         sheets.append(
             PrefilledSheet(
@@ -91,6 +102,7 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
                 url=url,
                 short_url=absolute(base_url, reverse("exports:sheet_code", args=[code])),
                 qr=qr_data_uri(url) if with_qr else "",
+                phone=link is not None,
             )
         )
     return sheets
@@ -125,6 +137,9 @@ class ScoreSheetsExporter(Exporter):
         "signature lines and a QR code to the sheet's entry page."
     )
     template = "exports/score_sheets.html"
+    # The seat codes printed on a sheet let its holder write the table's sheet: scorers
+    # (who may write every sheet anyway) and directors print them, not every club member.
+    permission = SCORER
 
     def header_text(self, series):
         return series.event.name

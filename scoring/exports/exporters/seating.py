@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from scoring.exports.exporters.players import player_key
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
+from scoring.sheets.codes import absolute, qr_data_uri
+from scoring.sheets.table_links import live_links, phone_path
 from tournaments.models import Seat, Series
 
 
@@ -30,6 +32,7 @@ class SeatingListExporter(Exporter):
     name = gettext_lazy("Seating list")
     scope = "series"
     description = gettext_lazy("Who sits where: by table, and by name to hang up at the door.")
+    template = "exports/seating.html"
 
     def header_text(self, series):
         return series.event.name
@@ -86,6 +89,15 @@ class SeatingListExporter(Exporter):
             ],
         )
         return [by_table, by_name]
+
+    def context(self, series, *, base_url: str = ""):
+        """Each table's QR to its table link while the series is in play (the token alone
+        shows that table's sheet; writing needs a seat code from the score sheet)."""
+        cards = []
+        for number, link in sorted(live_links(series).items()):
+            url = absolute(base_url, phone_path(link))
+            cards.append({"table": number, "url": url, "qr": qr_data_uri(url)})
+        return {"table_links": cards}
 
     def expected_pages(self, series) -> int:
         seats = Seat.objects.filter(series=series).count()
