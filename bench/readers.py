@@ -203,7 +203,7 @@ def staleness(confirmed: list[float], changes: list[float]) -> list[float]:
 
 
 def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every, scoring=None):
-    """One phase; ``scoring`` is (scorers' sessions, desk, think) or None."""
+    """One phase; ``scoring`` is (scorers' sessions, desk, think, pace) or None."""
     tally, stop, confirmed, changes = Tally(), threading.Event(), [], []
     think = scoring[2] if scoring else 0.0
     threads = [
@@ -218,7 +218,7 @@ def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every, 
     scored = desks.ScorerTally()
     started = time.perf_counter()
     if scoring:
-        threads += desks.start_scorers(scoring[0], scoring[1], stop, scored)
+        threads += desks.start_scorers(scoring[0], scoring[1], stop, scored, scoring[3])
     write.start()
     watch.start()
     for t in threads[:readers]:
@@ -334,6 +334,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--scorers", type=int, default=0, help="people saving sheets meanwhile")
     parser.add_argument("--think", type=float, default=0.0, help="seconds between requests")
+    parser.add_argument("--pace", type=float, default=0.0, help="a scorer's seconds per sheet")
     parser.add_argument("--reader-workers", type=int, default=3, help="workers of the reader pool")
     args = parser.parse_args(argv)
     args.seconds = min(args.seconds, 25)  # each phase stays under half a minute
@@ -341,7 +342,7 @@ def main(argv=None) -> int:
     os.chdir(ROOT)
     event, confirmer = prepare(args.database)
     # Enough fresh tables for a closed loop of every scorer through four phases.
-    desk = desks.prepare_desk(args.scorers, args.scorers * 8) if args.scorers else None
+    desk = desks.prepare_desk(args.scorers, args.scorers * 12) if args.scorers else None
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
@@ -357,7 +358,7 @@ def main(argv=None) -> int:
     phases = [("uncached", base), ("cached", base)]
     scoring = None
     if desk:
-        scoring = (desks.log_in(base, args.scorers), desk, args.think)
+        scoring = (desks.log_in(base, args.scorers), desk, args.think, args.pace)
         pool = start_gunicorn(args.database, args.port + 1, args.reader_workers)
         desks.renice(pool, 10)
         pool_base = f"http://127.0.0.1:{args.port + 1}"
@@ -390,7 +391,12 @@ def main(argv=None) -> int:
         f"{args.readers} readers (think {args.think:g} s), {args.seconds:.0f} s a phase, gunicorn "
         f"{args.workers} sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every "
         f"{args.confirm_every:g} s"
-        + (f"; {args.scorers} scorers in a closed loop on another event" if desk else "")
+        + (
+            f"; {args.scorers} scorers on another event, "
+            + (f"a sheet every {args.pace:g} s each" if args.pace else "in a closed loop")
+            if desk
+            else ""
+        )
     )
     for line in table(results):
         print(line)

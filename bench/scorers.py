@@ -1,9 +1,10 @@
 """Scorers beside the readers of ``bench.readers --scorers N``: people entering results
 while the hall reads them (issue 19, "scorers first").
 
-Each virtual scorer logs in twice (the writer and a second person who confirms), then,
-in a closed loop, opens a sheet of its own, saves the whole sheet and has it confirmed,
-as ``bench.load`` does; sheets/s and the save latency are what readers must not starve.
+Each virtual scorer logs in twice (the writer and a second person who confirms), then
+opens a sheet of its own, saves the whole sheet and has it confirmed, as ``bench.load``
+does, in a closed loop or one sheet every ``--pace`` seconds; sheets/s and the save
+latency are what readers must not starve.
 Tables come from a second event ("Erfassung") with one seated, unscored series.
 """
 
@@ -83,10 +84,17 @@ def log_in(base: str, count: int) -> list[tuple[Client, Client]]:
     return pairs
 
 
-def scorer(clients, index: int, desk: Desk, stop: threading.Event, tally: ScorerTally):
+def scorer(clients, index, desk: Desk, stop: threading.Event, tally: ScorerTally, pace=0.0):
+    """Saves and confirms sheets until stopped; with ``pace`` a new sheet every ``pace``
+    seconds (staggered), as people at a desk type them, else in a closed loop."""
     rng = random.Random(index)
     me, checker = clients
+    next_start = time.monotonic() + rng.random() * pace
     while not stop.is_set():
+        if pace:
+            if stop.wait(max(0.0, next_start - time.monotonic())):
+                return
+            next_start += pace
         number = desk.next_table()
         if number is None:
             return
@@ -112,9 +120,9 @@ def scorer(clients, index: int, desk: Desk, stop: threading.Event, tally: Scorer
                 tally.errors += 1
 
 
-def start_scorers(sessions, desk: Desk, stop: threading.Event, tally: ScorerTally):
+def start_scorers(sessions, desk: Desk, stop: threading.Event, tally: ScorerTally, pace=0.0):
     threads = [
-        threading.Thread(target=scorer, args=(clients, i, desk, stop, tally))
+        threading.Thread(target=scorer, args=(clients, i, desk, stop, tally, pace))
         for i, clients in enumerate(sessions)
     ]
     for thread in threads:
