@@ -193,22 +193,36 @@ def _ranking_points(result: HandResult, ruleset: RuleSet, table_size: int) -> tu
     w = result.winner
     if w is not None and (type(w) is not int or not 0 <= w < len(seats)):
         return _ranking_points_general(result, ruleset, table_size)
-    bands = ruleset.loser_bands
+    try:
+        table = ruleset.memo["loser_band_table"]
+    except KeyError:
+        table = _loser_band_table(ruleset)
+    top = len(table) - 1
     out = []
-    for s in seats:
-        p = s.hand_points
-        if p is None or s.cards is not None:
-            return _ranking_points_general(result, ruleset, table_size)
-        for up_to, pts in bands:
-            if p <= up_to:
-                out.append(pts)
-                break
-        else:
-            out.append(0)
+    try:  # free in 3.11 unless raised: a non-integer value (5.0) takes the general form
+        for s in seats:
+            p = s.hand_points
+            if p is None or s.cards is not None or p < 0:
+                return _ranking_points_general(result, ruleset, table_size)
+            out.append(table[p] if p <= top else 0)  # above every band: nothing
+    except TypeError:
+        return _ranking_points_general(result, ruleset, table_size)
     if w is not None:
         romme = result.hand_romme or seats[w].hand_romme
         out[w] = ruleset.hand_romme_points if romme else ruleset.win_points
     return tuple(out)
+
+
+def _loser_band_table(ruleset: RuleSet) -> tuple[int, ...]:
+    """A loser's points for every hand-point value the bands name (index: hand points), so
+    the fast path looks a value up instead of walking the bands; memoised on the rule set."""
+    bands = ruleset.loser_bands
+    top = max((up_to for up_to, _pts in bands), default=-1)
+    table = tuple(
+        next((pts for up_to, pts in bands if p <= up_to), 0) for p in range(max(top, 0) + 1)
+    )
+    ruleset.memo["loser_band_table"] = table
+    return table
 
 
 def _skat_style(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
