@@ -41,7 +41,7 @@ class StandingTable(tables.Table):
     reason_text = ReasonColumn(verbose_name=_("Ahead because"), orderable=False, attrs=DETAIL)
 
     class Meta:
-        attrs = {"class": "data-table compact standings"}
+        attrs = {"class": "data-table compact standings phone-rows"}
         row_attrs = {"class": lambda record: "provisional" if record["provisional"] else ""}
         empty_text = _("No results yet.")
         order_by = ("rank",)
@@ -162,7 +162,7 @@ class SeasonTable(tables.Table):
     reason_text = ReasonColumn(verbose_name=_("Ahead because"), orderable=False, attrs=DETAIL)
 
     class Meta:
-        attrs = {"class": "data-table compact standings"}
+        attrs = {"class": "data-table compact standings phone-rows"}
         row_attrs = {"class": lambda record: "" if record["qualified"] else "not-qualified"}
         empty_text = _("No results yet.")
 

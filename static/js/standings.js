@@ -17,7 +17,7 @@
   }
 
   function rows() {
-    return document.querySelectorAll("table.standings > tbody > tr:not(.row-detail)");
+    return document.querySelectorAll("table.phone-rows > tbody > tr:not(.row-detail)");
   }
 
   function applyFind() {
@@ -114,7 +114,7 @@
     if (!narrow || !narrow.matches || event.target.closest("a, summary, button, input")) {
       return;
     }
-    var row = event.target.closest("table.standings > tbody > tr[aria-expanded]");
+    var row = event.target.closest("table.phone-rows > tbody > tr[aria-expanded]");
     if (row) {
       toggle(row);
     }
