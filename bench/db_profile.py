@@ -118,7 +118,9 @@ def read_paths(event, season) -> dict[str, str]:
     }
 
 
-def _run(database: str, args) -> int:
+def director_reads(username: str):
+    """The large event and the season built, statistics fresh, and a test client logged in
+    as their director: (client, the read paths by label)."""
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -126,17 +128,23 @@ def _run(database: str, args) -> int:
     from bench.datasets import build
     from clubs.models import ClubRole
 
-    print(f"{database}: building the large event and the season ...", flush=True)
     event, season = build("large"), build("season")
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
-    user = get_user_model().objects.create_user("profile-director", password="x")
+    user = get_user_model().objects.create_user(username, password="x")
     for club in (event.club, season.club):
         ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
     client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
     client.force_login(user)
-    paths = read_paths(event, season)
+    return client, read_paths(event, season)
+
+
+def _run(database: str, args) -> int:
+    from django.db import connection
+
+    print(f"{database}: building the large event and the season ...", flush=True)
+    client, paths = director_reads("profile-director")
     if args.only:
         wanted = [w.strip() for w in args.only.split(",")]
         paths = {k: v for k, v in paths.items() if any(w in k for w in wanted)}

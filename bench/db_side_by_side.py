@@ -30,24 +30,11 @@ def _serve() -> int:
 
     setup_django()
     try:
-        from django.contrib.auth import get_user_model
         from django.db import connection
-        from django.test import Client
 
-        from bench.datasets import build
-        from bench.db_profile import _server_cpu_ms, read_paths
-        from clubs.models import ClubRole
+        from bench.db_profile import _server_cpu_ms, director_reads
 
-        event, season = build("large"), build("season")
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
-        user = get_user_model().objects.create_user("side-by-side", password="x")
-        for club in (event.club, season.club):
-            ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
-        client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
-        client.force_login(user)
-        paths = read_paths(event, season)
+        client, paths = director_reads("side-by-side")
         for path in paths.values():
             for _ in range(3):
                 assert client.get(path).status_code == 200, path

@@ -193,6 +193,29 @@ def start_gunicorn(db_url: str, port: int, workers: int) -> subprocess.Popen:
     raise RuntimeError("gunicorn did not start")
 
 
+def worker_pids(pid: int) -> list[str]:
+    """The process ids of a gunicorn master's workers."""
+    return subprocess.run(
+        ["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False
+    ).stdout.split()
+
+
+def kill_workers(args, server, threads, killed: list[int]) -> None:
+    """SIGKILL a busy worker again and again while the clients work; gunicorn respawns it.
+    Waits ``args.kill_after`` s, then kills every ``args.kill_every`` s, ``args.kills`` in all."""
+    time.sleep(args.kill_after)
+    while any(t.is_alive() for t in threads) and len(killed) < args.kills:
+        children = worker_pids(server.pid)
+        if children:
+            victim = int(random.choice(children))
+            try:
+                os.kill(victim, signal.SIGKILL)
+                killed.append(victim)
+            except ProcessLookupError:
+                pass
+        time.sleep(args.kill_every)
+
+
 def run(args) -> int:
     event = prepare(args.database, args.scorers, args.sheets, args.pairs)
     from scoring.models import Sheet
@@ -326,23 +349,11 @@ def run(args) -> int:
     started = time.perf_counter()
     killed: list[int] = []
 
-    def killer() -> None:
-        # SIGKILL a busy worker again and again while scorers save; gunicorn respawns it.
-        time.sleep(args.kill_after)
-        while any(t.is_alive() for t in workers) and len(killed) < args.kills:
-            children = subprocess.run(
-                ["pgrep", "-P", str(server.pid)], capture_output=True, text=True, check=False
-            ).stdout.split()
-            if children:
-                victim = int(random.choice(children))
-                try:
-                    os.kill(victim, signal.SIGKILL)
-                    killed.append(victim)
-                except ProcessLookupError:
-                    pass
-            time.sleep(args.kill_every)
-
-    murderer = threading.Thread(target=killer) if args.kill_worker else None
+    murderer = (
+        threading.Thread(target=kill_workers, args=(args, server, workers, killed))
+        if args.kill_worker
+        else None
+    )
     if murderer:
         murderer.start()
     for thread in workers:

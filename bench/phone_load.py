@@ -22,7 +22,6 @@ import os
 import random
 import signal
 import statistics
-import subprocess
 import threading
 import time
 import urllib.error
@@ -31,7 +30,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.load import Client, start_gunicorn
+from bench.load import Client, kill_workers, start_gunicorn, worker_pids
 
 
 @dataclass
@@ -175,7 +174,7 @@ def run(args) -> int:
     cpu_before = _cpu_seconds(server.pid)
     started = time.perf_counter()
     killed: list[int] = []
-    killer = threading.Thread(target=_killer, args=(args, server, threads, killed))
+    killer = threading.Thread(target=kill_workers, args=(args, server, threads, killed))
     if args.kill_worker:
         killer.start()
     for thread in threads:
@@ -192,7 +191,7 @@ def run(args) -> int:
 
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of gunicorn's master and its live workers (Linux /proc)."""
-    pids = [pid, *map(int, _children(pid))]
+    pids = [pid, *map(int, worker_pids(pid))]
     total = 0.0
     for p in pids:
         try:
@@ -201,27 +200,6 @@ def _cpu_seconds(pid: int) -> float:
             continue
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
-
-
-def _children(pid: int) -> list[str]:
-    return subprocess.run(
-        ["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False
-    ).stdout.split()
-
-
-def _killer(args, server, threads, killed: list[int]) -> None:
-    """SIGKILL a gunicorn worker again and again while phones save; gunicorn respawns it."""
-    time.sleep(args.kill_after)
-    while any(t.is_alive() for t in threads) and len(killed) < args.kills:
-        children = _children(server.pid)
-        if children:
-            victim = int(random.choice(children))
-            try:
-                os.kill(victim, signal.SIGKILL)
-                killed.append(victim)
-            except ProcessLookupError:
-                pass
-        time.sleep(args.kill_every)
 
 
 def _checks(stats: PhoneStats, series) -> tuple[list[str], int, int]:

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from bench.load import PASSWORD, Client, _sheet_post, _version
+from bench.load import PASSWORD, Client, _sheet_post, _version, worker_pids
 
 
 @dataclass
@@ -132,9 +132,7 @@ def start_scorers(sessions, desk: Desk, stop: threading.Event, tally: ScorerTall
 
 def renice(process: subprocess.Popen, niceness: int) -> None:
     """Lower the CPU priority of a gunicorn master and its workers (a reader pool)."""
-    children = subprocess.run(
-        ["pgrep", "-P", str(process.pid)], capture_output=True, text=True, check=False
-    ).stdout.split()
+    children = worker_pids(process.pid)
     subprocess.run(["renice", "-n", str(niceness), "-p", str(process.pid), *children],
                    capture_output=True, check=True)  # fmt: skip
 

@@ -1,9 +1,11 @@
 from django.contrib import admin
 
 from .models import (
+    ExportJob,
     Hand,
     HandSeat,
     PlayerPin,
+    RulesetChange,
     SeatTotal,
     Sheet,
     SheetVersion,
@@ -112,3 +114,31 @@ class PlayerPinAdmin(admin.ModelAdmin):
     search_fields = ["participant__player__family_name", "participant__player__player_number"]
     raw_id_fields = ["participant", "set_by"]
     readonly_fields = ["pin_hash", "set_at"]
+
+
+class TaskRowAdmin(admin.ModelAdmin):
+    """Rows of background tasks: read only (the worker writes them); a stuck one may be
+    deleted, which the page of whoever started it then reports as gone."""
+
+    list_filter = ["state"]
+    raw_id_fields = ["user"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ExportJob)
+class ExportJobAdmin(TaskRowAdmin):
+    list_display = ["exporter", "fmt", "user", "state", "done", "total", "size", "updated_at"]
+    search_fields = ["exporter", "user__username", "filename"]
+    exclude = ["content"]
+
+
+@admin.register(RulesetChange)
+class RulesetChangeAdmin(TaskRowAdmin):
+    list_display = ["event", "slug", "user", "state", "updated_at"]
+    search_fields = ["event__name", "slug", "user__username"]
+    raw_id_fields = ["user", "event"]

@@ -273,22 +273,33 @@ class JobState(models.TextChoices):
     FAILED = "failed", _("failed")
 
 
-class ExportJob(models.Model):
+class TaskRow(models.Model):
+    """What every row a task worker runs shares: who asked, the state and the task."""
+
+    State = JobState
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    language = models.CharField(max_length=8)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        abstract = True
+
+
+class ExportJob(TaskRow):
     """A long export rendered by a task worker (`scoring.exports.jobs`). Status, progress and
     the finished file's bytes are this row, so every app server answers the polling and the
     download, whichever machine's worker rendered it. Rows live an hour."""
 
-    State = JobState
-
     id = models.CharField(primary_key=True, max_length=32)  # random, the job's URL
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     exporter = models.CharField(max_length=64)
     scope = models.CharField(max_length=10)
     object_id = models.PositiveIntegerField()
     fmt = models.CharField(max_length=4)
-    language = models.CharField(max_length=8)
     base_url = models.CharField(max_length=300, blank=True)
-    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     unit = models.CharField(max_length=8)
@@ -297,9 +308,6 @@ class ExportJob(models.Model):
     content = models.BinaryField(null=True, editable=False)
     size = models.PositiveIntegerField(default=0)
     error = models.CharField(max_length=100, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("export job")
@@ -309,26 +317,18 @@ class ExportJob(models.Model):
         return f"{self.exporter}.{self.fmt} ({self.state})"
 
 
-class RulesetChange(models.Model):
+class RulesetChange(TaskRow):
     """A rule-set change of an event, applied by a task worker (`scoring.sheets.ruleset_jobs`):
     recomputing a championship's 40,000 results takes up to two minutes, too long for a
     request. `result` holds the counts of `RecomputeResult` once done."""
 
-    State = JobState
-
     id = models.CharField(primary_key=True, max_length=32)  # random
     event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     slug = models.CharField(max_length=64)
     overrides = models.JSONField(null=True, blank=True)
     reason = models.TextField()
-    language = models.CharField(max_length=8)
-    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     result = models.JSONField(default=dict, blank=True)
     error = models.CharField(max_length=300, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("rule-set change")

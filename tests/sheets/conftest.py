@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from django.core.cache import cache
 from django.utils import translation
 
 from scoring.rules import PRESETS, random_hand
@@ -13,6 +14,14 @@ def english():
     """Messages built outside a request use the default language (German); tests read English."""
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    """Seat-code and PIN attempts are counted in the cache: every test starts with none."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 def make_series(club, *, tables=4, table_size=4, rounds=5, blind=False, slug="german-minus"):

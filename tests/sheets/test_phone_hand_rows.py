@@ -2,7 +2,6 @@
 the stored rows and totals are those a full rewrite of the sheet would give."""
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -11,13 +10,6 @@ from scoring.sheets import services, storage, table_entry, table_links
 from tests.sheets.conftest import make_series, random_grid
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _hand(grid, n):

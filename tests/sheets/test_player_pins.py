@@ -2,7 +2,6 @@
 
 import pytest
 from django.contrib.auth.hashers import check_password
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
@@ -13,13 +12,6 @@ from tests.factories import user_with_role
 from tests.sheets.conftest import make_series
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

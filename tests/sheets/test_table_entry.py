@@ -2,7 +2,6 @@
 closed links, confirmation by another seat, disputes into the director's flow."""
 
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from scoring.models import Hand, HandSeat, Sheet, SheetVersion, TableHand, TableLink
@@ -11,13 +10,6 @@ from scoring.sheets.table_links import LinkClosed, TooManyTries
 from tests.sheets.conftest import make_series, random_grid
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _hand(grid, n):

@@ -1,7 +1,6 @@
 """The phone page behind a table link and the director's page of the links (issue 16)."""
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -11,13 +10,6 @@ from tests.factories import user_with_role
 from tests.sheets.conftest import make_series, random_grid
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
