@@ -58,10 +58,14 @@
   }
 
   function toggle(row) {
+    var button = row.querySelector("button.row-toggle");
     var next = row.nextElementSibling;
     if (next && next.classList.contains("row-detail")) {
       next.remove();
-      row.setAttribute("aria-expanded", "false");
+      row.classList.remove("open");
+      if (button) {
+        button.setAttribute("aria-expanded", "false");
+      }
       return;
     }
     var table = row.closest("table");
@@ -87,42 +91,49 @@
     cell.appendChild(list);
     detail.appendChild(cell);
     row.after(detail);
-    row.setAttribute("aria-expanded", "true");
+    row.classList.add("open");
+    if (button) {
+      button.setAttribute("aria-expanded", "true");
+    }
   }
 
   function prepare() {
+    // On a phone each row with hidden cells gets a button (keyboard and screen readers;
+    // a tap anywhere on the row does the same); on a wide screen the buttons go.
     var small = narrow && narrow.matches;
+    var label = document.querySelector("[data-find-line]");
+    var text = (label && label.getAttribute("data-details")) || "Details";
     rows().forEach(function (row) {
-      if (row.querySelector("td.detail")) {
-        if (small) {
-          row.tabIndex = 0;
-          row.setAttribute("aria-expanded", "false");
-        } else {
-          row.removeAttribute("tabindex");
-          row.removeAttribute("aria-expanded");
-        }
+      var button = row.querySelector("button.row-toggle");
+      if (small && !button && row.querySelector("td.detail")) {
+        button = document.createElement("button");
+        button.type = "button";
+        button.className = "row-toggle";
+        button.setAttribute("aria-expanded", "false");
+        button.setAttribute("aria-label", text);
+        row.cells[0].prepend(button);
+      } else if (!small && button) {
+        button.remove();
       }
     });
     if (!small) {
       document.querySelectorAll("tr.row-detail").forEach(function (detail) {
+        detail.previousElementSibling.classList.remove("open");
         detail.remove();
       });
     }
   }
 
   document.addEventListener("click", function (event) {
-    if (!narrow || !narrow.matches || event.target.closest("a, summary, button, input")) {
+    if (!narrow || !narrow.matches) {
       return;
     }
-    var row = event.target.closest("table.phone-rows > tbody > tr[aria-expanded]");
-    if (row) {
-      toggle(row);
+    var toggleButton = event.target.closest("button.row-toggle");
+    if (!toggleButton && event.target.closest("a, summary, button, input")) {
+      return;
     }
-  });
-  document.addEventListener("keydown", function (event) {
-    var row = event.target.closest && event.target.closest("tr[aria-expanded]");
-    if (row && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
+    var row = event.target.closest("table.phone-rows > tbody > tr");
+    if (row && row.querySelector("button.row-toggle")) {
       toggle(row);
     }
   });
