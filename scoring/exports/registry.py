@@ -52,7 +52,8 @@ class Exporter:
         header = str(self.header_text(obj))
         if header and header not in label:
             label = f"{header} {label}"
-        stem = slugify(f"{label}-{self.slug}".translate(_GERMAN))[:120] or self.slug
+        # In the reader's language: "spielabend-serie-1-setzliste.pdf", not the internal slug.
+        stem = slugify(f"{label}-{self.name}".translate(_GERMAN))[:120] or self.slug
         return f"{stem}.{fmt}"
 
     def is_long(self, obj, fmt: str) -> bool:

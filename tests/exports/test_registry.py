@@ -52,7 +52,7 @@ def test_a_new_exporter_is_one_class(db, club_a):
     try:
         content, filename, _ = render_export("tiny-test", club_a, "html")
         assert "1,234" in content.decode()
-        assert filename.endswith("tiny-test.html")
+        assert filename.endswith("-tiny.html")
         assert Tiny in {type(e) for e in exporters_for("club")}
     finally:
         EXPORTERS.pop("tiny-test")

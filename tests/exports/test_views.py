@@ -113,3 +113,18 @@ def test_sheet_code_leads_to_the_entry_page(client, viewer_a, series_a):
     response = client.get(reverse("exports:sheet_code", args=[code]))
     assert response.status_code == 302
     assert response["Location"] == f"/series/{series_a.pk}/tables/2/sheet/"
+
+
+def test_file_names_are_in_the_readers_language(client, viewer_a, scorer_a, event_a, series_a):
+    """A German director downloads "…-serie-1-setzliste.xlsx", not the internal slug."""
+    client.force_login(viewer_a)
+    url = export_url("series", series_a.pk, "seating", "xlsx")
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de")["Content-Disposition"]
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")["Content-Disposition"]
+    assert "serie-1-setzliste.xlsx" in german and "seating" not in german
+    assert "series-1-seating-list.xlsx" in english
+    client.force_login(scorer_a)  # the standings export holds unpublished series
+    german = client.get(
+        export_url("event", event_a.pk, "standings", "xlsx"), HTTP_ACCEPT_LANGUAGE="de"
+    )["Content-Disposition"]
+    assert "-wertung.xlsx" in german and "standings" not in german

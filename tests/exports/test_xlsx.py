@@ -84,7 +84,7 @@ def test_injection_names_in_exports_stay_text(hostile_series, club_a):
 
 def test_seating_list_workbook(series_a):
     content, filename, _ = render_export("seating", series_a, "xlsx")
-    assert "series-1-seating" in filename
+    assert "series-1-seating-list" in filename
     workbook = read_xlsx(content)
     assert workbook.sheetnames == ["By table", "By name"]
     by_table = [[c.value for c in row] for row in workbook["By table"].iter_rows()]
