@@ -13,7 +13,7 @@ from typing import Any
 from .cards import Card, CardParseError, format_cards, parse_cards
 from .problems import Problem
 from .ruleset import RuleSet
-from .table_cards import deck_problems, play_problems
+from .table_cards import CARD_KEY, any_over_deck, deck_problems, play_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +224,7 @@ def check_hand(
     except KeyError:
         lim = _plain_limits(ruleset, table_size)
     if lim is None:
-        return _check_hand_full(result, ruleset, table_size, hand)
+        return _not_as_points(result, ruleset, table_size, hand)
     min_pts, max_pts, needs_melded, max_melded, first_min, no_winner_ok, totals = lim
     seats = result.seats
     winner = result.winner
@@ -237,7 +237,7 @@ def check_hand(
             else type(winner) is not int or not 0 <= winner < table_size
         )
     ):
-        return _check_hand_full(result, ruleset, table_size, hand)
+        return _not_as_points(result, ruleset, table_size, hand)
     # Every seat that is a plausible loser counts to ``total``; the one seat that is not
     # must be the winner (by identity: a seat object listed twice fails twice).
     total = 0
@@ -262,11 +262,11 @@ def check_hand(
         elif odd is None:
             odd = s
         else:
-            return _check_hand_full(result, ruleset, table_size, hand)
+            return _not_as_points(result, ruleset, table_size, hand)
     if winner is None:
         if odd is None and (table_size < 2 or total <= totals[table_size]):
             return []
-        return _check_hand_full(result, ruleset, table_size, hand)
+        return _not_as_points(result, ruleset, table_size, hand)
     w = seats[winner]
     m = w.melded
     if (
@@ -279,7 +279,65 @@ def check_hand(
         and (table_size < 3 or total <= totals[table_size - 1])
     ):
         return []
+    return _not_as_points(result, ruleset, table_size, hand)
+
+
+def _not_as_points(
+    result: HandResult, ruleset: RuleSet, table_size: int, hand: int | None
+) -> list[Problem]:
+    """A hand the points fast path cannot pass: the cards fast path, else the full check."""
+    if _cards_plausible(result, ruleset, table_size):
+        return []
     return _check_hand_full(result, ruleset, table_size, hand)
+
+
+def _cards_plausible(result: HandResult, ruleset: RuleSet, table_size: int) -> bool:
+    """Fast path for a hand written as cards (losers' cards, no melds or lay-offs): True
+    only where _check_hand_full would find no problem; False sends it to the full check."""
+    if type(table_size) is not int or not (
+        ruleset.players_min <= table_size <= ruleset.players_max
+    ):
+        return False
+    seats = result.seats
+    winner = result.winner
+    if (
+        len(seats) != table_size
+        or not 0 <= result.dealer < table_size
+        or type(winner) is not int
+        or not 0 <= winner < table_size
+    ):
+        return False
+    min_pts, max_pts, max_cards, max_melded, first_min = _limits(ruleset, table_size)
+    needs_melded = ruleset.needs_melded
+    values = ruleset.hand_values_by_key
+    total = 0
+    held: list[int] = []
+    for i, s in enumerate(seats):
+        if s.melds is not None or s.laid_off is not None:
+            return False
+        m = s.melded
+        if i == winner:
+            if s.hand_points or s.cards:
+                return False
+            if needs_melded if m is None else m == 0 or not first_min <= m <= max_melded:
+                return False
+            continue
+        cards = s.cards
+        if cards is None or s.hand_romme or len(cards) > max_cards:
+            return False
+        keys = list(map(CARD_KEY, cards))
+        p = sum(map(values.__getitem__, keys))
+        if (s.hand_points is not None and s.hand_points != p) or not p or p < min_pts:
+            return False
+        if p > max_pts:
+            return False
+        if needs_melded if m is None else not 0 <= m <= max_melded or 0 < m < first_min:
+            return False
+        total += p
+        held += keys
+    if table_size > 2 and total > _max_total(ruleset, table_size, table_size - 1):
+        return False
+    return not any_over_deck(held, ruleset)
 
 
 def _check_hand_full(

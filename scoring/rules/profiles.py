@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 from .hands import HandResult
 from .ruleset import RuleSet
+from .table_cards import CARD_KEY
 
 
 class ScoringError(ValueError):
@@ -118,6 +119,43 @@ def _treppenromme_general(result: HandResult, ruleset: RuleSet, table_size: int)
 
 
 def _ranking_table(result: HandResult, ruleset: RuleSet, table_size: int) -> tuple[int, ...]:
+    # Fast path: every value present, losers' cards given (hand points and jokers from one
+    # pass over the card keys); anything else takes the general form below.
+    winner = result.winner
+    values = ruleset.hand_values_by_key
+    bands = ruleset.melded_loser_bands
+    rest = ruleset.melded_loser_rest
+    never = ruleset.unmelded_loser_points
+    joker = ruleset.joker_in_hand_points
+    out = []
+    for i, s in enumerate(result.seats):
+        cards = s.cards
+        if s.melded is None or cards is None:
+            return _ranking_table_general(result, ruleset, table_size)
+        if i == winner:
+            out.append(0)  # set after the loop: the general form's winner value
+            continue
+        keys = list(map(CARD_KEY, cards))
+        p = sum(map(values.__getitem__, keys))
+        if s.melded:
+            pts = rest
+            for up_to, band in bands:
+                if p <= up_to:
+                    pts = band
+                    break
+        else:
+            pts = never
+        out.append(pts + joker * keys.count(0))
+    if winner is not None:
+        if type(winner) is not int or not 0 <= winner < len(out):
+            return _ranking_table_general(result, ruleset, table_size)
+        out[winner] = ruleset.hand_romme_points if result.is_hand_romme else ruleset.win_points
+    return tuple(out)
+
+
+def _ranking_table_general(
+    result: HandResult, ruleset: RuleSet, table_size: int
+) -> tuple[int, ...]:
     winner = result.winner
     melded = _melded(result)
     bands = ruleset.melded_loser_bands

@@ -212,6 +212,11 @@ class RuleSet:
         return tuple(values)
 
     @cached_property
+    def hand_values_by_key(self) -> tuple[int, ...]:
+        """``hand_values`` indexed by ``Card.key`` (rank * 5 + suit): one lookup a card."""
+        return tuple(self.hand_values[key // 5] for key in range(5 * len(self.hand_values)))
+
+    @cached_property
     def _sorted_deck_values(self) -> tuple[int, ...]:
         """Prefix sums of the deck's hand values, highest first."""
         vals = [self.hand_values[r] for r in NATURAL_RANKS] * (4 * self.packs)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, eq
 from typing import TYPE_CHECKING
 
 from .cards import Card, Rank
@@ -56,7 +56,7 @@ def deck_problems(seats: Sequence[SeatResult], ruleset: RuleSet, hand: int | Non
     """Cards more often at the table than the deck holds, each named at the seat whose
     cards pass the limit (``count`` is the number at the whole table)."""
     per_seat = [_seat_cards(s) for s in seats]
-    if not _any_over(per_seat, ruleset):
+    if not any_over_deck(list(map(CARD_KEY, chain.from_iterable(per_seat))), ruleset):
         return []
     totals: dict[tuple[str, int | Card], int] = {}
     for cards in per_seat:
@@ -86,21 +86,33 @@ def deck_problems(seats: Sequence[SeatResult], ruleset: RuleSet, hand: int | Non
     return problems
 
 
-_KEY = attrgetter("key")
+#: a card's ``key``: rank * 5 + suit number (0 for a joker and for suitless cards' suit)
+CARD_KEY = attrgetter("key")
 #: keys of suitless natural cards (rank * 5 + 0): only they can pass a rank's limit
 #: without passing a card's
 _SUITLESS_KEYS = frozenset(int(r) * 5 for r in Rank if r)
 
 
-def _any_over(per_seat: Sequence[Sequence[Card]], ruleset: RuleSet) -> bool:
-    """Fast path: whether any card passes the deck (``Card.key`` is rank * 5 + suit; the
-    joker's key is 0)."""
-    counts = Counter(map(_KEY, chain.from_iterable(per_seat)))
-    if counts.pop(0, 0) > ruleset.jokers:
+def any_over_deck(keys: list[int], ruleset: RuleSet) -> bool:
+    """Fast path: whether any card (given by ``Card.key``; a joker's key is 0) is at the
+    table more often than the deck holds it."""
+    jokers = keys.count(0)
+    if jokers > ruleset.jokers:
         return True
+    packs = ruleset.packs
+    distinct = set(keys)
+    if distinct.isdisjoint(_SUITLESS_KEYS):
+        # Every card has a suit, so no rank can pass 4 * packs unless one card passes
+        # packs: in sorted order (jokers first, left out) some key then equals the key
+        # ``packs`` places on.
+        if len(distinct) == len(keys):
+            return False
+        ordered = sorted(keys)[jokers:]
+        return any(map(eq, ordered, ordered[packs:]))
+    counts = Counter(keys)
+    counts.pop(0, None)
     if not counts:
         return False
-    packs = ruleset.packs
     suitless = counts.keys() & _SUITLESS_KEYS
     if not suitless:
         return max(counts.values()) > packs  # per card within the deck: per rank too

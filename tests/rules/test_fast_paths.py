@@ -9,13 +9,17 @@ from hypothesis import strategies as st
 
 from scoring.rules import (
     PRESETS,
+    Card,
     HandResult,
+    Rank,
     ScoringError,
+    SeatResult,
     check_hand,
     parse_cards,
     profiles,
     random_hand,
     score_hand,
+    table_cards,
 )
 from scoring.rules.hands import _check_hand_full
 
@@ -27,6 +31,7 @@ GENERAL = {
 SLUGS = sorted(PRESETS)
 MANY = settings(max_examples=400, deadline=None)
 JOKER_7 = tuple(parse_cards("♥7 Jo"))
+JOKER = parse_cards("Jo")[0]
 RUN = tuple(parse_cards("♠7 ♠8 ♠9"))
 
 
@@ -54,7 +59,9 @@ def near_limits(draw):
     winner, the dealer or the table size."""
     rs = draw(rulesets())
     n = draw(st.integers(rs.players_min, rs.players_max))
-    h = random_hand(rs, n, random.Random(draw(st.integers(0, 2**32))), draw(st.integers(0, n - 1)))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    # as points, or as cards (the card fast paths; drov-ranking-points always takes cards)
+    h = random_hand(rs, n, rng, draw(st.integers(0, n - 1)), keep_cards=draw(st.booleans()))
     seats = list(h.seats)
     winner, dealer, romme = h.winner, h.dealer, h.hand_romme
     hi, lo = rs.max_hand_points(n), rs.min_hand_points
@@ -64,7 +71,7 @@ def near_limits(draw):
     for _ in range(draw(st.integers(0, 3))):
         i = draw(st.integers(0, len(seats) - 1))
         s = seats[i]
-        what = draw(st.integers(0, 11))
+        what = draw(st.integers(0, 14))
         if what == 0:
             seats[i] = replace(s, hand_points=draw(st.sampled_from(points)))
         elif what == 1:
@@ -87,8 +94,17 @@ def near_limits(draw):
             romme = not romme
         elif what == 10:
             n = draw(st.integers(rs.players_min - 1, rs.players_max + 1))
-        elif len(seats) > 1:
+        elif what == 11 and len(seats) > 1:
             seats.pop() if draw(st.booleans()) else seats.append(seats[0])
+        elif what == 12:  # more jokers than the deck has, or one more than a seat showed
+            extra = draw(st.sampled_from([(JOKER,), (JOKER,) * 7]))
+            seats[i] = replace(s, cards=(s.cards or ()) + extra)
+        elif what == 13:  # each card of the seat again, once or twice: past the packs
+            seats[i] = replace(s, cards=(s.cards or ()) * draw(st.integers(2, 3)))
+        elif what == 14:  # suitless cards (hand-points cells): only a rank's limit holds
+            rank = draw(st.sampled_from([Rank.QUEEN, Rank.ACE, Rank.TWO]))
+            extra = (Card(rank),) * draw(st.integers(1, 9))
+            seats[i] = replace(s, cards=(s.cards or ()) + extra)
     return rs, n, HandResult(dealer, winner, tuple(seats), romme)
 
 
@@ -174,3 +190,41 @@ def test_a_table_size_given_as_float_is_checked_like_the_int():
     assert check_hand(h, rs, 4.0) == [] and check_hand(h, rs, 4.5) == _check_hand_full(
         h, rs, 4.5, None
     )
+
+
+def test_random_hands_as_cards_take_the_card_fast_paths(monkeypatch):
+    from scoring.rules import hands
+
+    def slow(*args):
+        raise AssertionError("a plausible hand written as cards took the general code")
+
+    monkeypatch.setattr(hands, "_check_hand_full", slow)
+    monkeypatch.setattr(profiles, "_ranking_table_general", slow)
+    rng = random.Random(13)
+    for rs in PRESETS.values():
+        for _ in range(50):
+            n = rng.randint(rs.players_min, rs.players_max)
+            h = random_hand(rs, n, rng, dealer=rng.randrange(n), keep_cards=True)
+            assert check_hand(h, rs, n) == []
+            if rs.profile == "ranking_table":
+                score_hand(h, rs, n)
+
+
+def test_the_deck_fast_path_counts_like_the_full_check():
+    """Two packs: a third ♠Q, a seventh joker, or a ninth suitless queen passes the deck."""
+    rs = PRESETS["german-minus"]
+    for written, over in [
+        ("♠D ♠D ♥D ♥D Jo Jo", False),
+        ("♠D ♠D ♠D", True),
+        ("Jo Jo Jo Jo Jo Jo Jo", True),
+        ("♠D ♠D ♥D ♥D ♦D ♦D ♣D ♣D", False),
+    ]:
+        cards = tuple(parse_cards(written))
+        assert bool(table_cards.deck_problems([SeatResult(cards=cards)], rs, 1)) is over
+    queens = (Card(Rank.QUEEN),) * 8
+    assert not table_cards.deck_problems([SeatResult(cards=queens)], rs, 1)
+    assert table_cards.deck_problems([SeatResult(cards=(*queens, Card(Rank.QUEEN)))], rs, 1)
+    one_pack = PRESETS["treppenromme"]
+    # one pack: four suits and a suitless queen are five queens
+    five = (*parse_cards("♠D ♥D ♦D ♣D"), Card(Rank.QUEEN))
+    assert table_cards.deck_problems([SeatResult(cards=five)], one_pack, 1)
