@@ -41,6 +41,7 @@ import urllib.request
 from dataclasses import dataclass, field
 
 from bench import scorers as desks
+from bench import server_cpu
 from bench.load import ROOT, start_gunicorn
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/live_readers"
@@ -202,9 +203,15 @@ def staleness(confirmed: list[float], changes: list[float]) -> list[float]:
     return out
 
 
-def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every, scoring=None):
-    """One phase; ``scoring`` is (scorers' sessions, desk, think, pace) or None."""
-    tally, stop, confirmed, changes = Tally(), threading.Event(), [], []
+def phase(
+    name, base, paths, cookie, readers, seconds, event, confirmer, every, scoring=None,
+    *, watch=(), cpu_pids=None,
+):  # fmt: skip
+    """One phase; ``scoring`` is (scorers' sessions, desk, think, pace) or None. The
+    watchers refresh the JSON on ``base`` and every app server in ``watch``; ``cpu_pids()``
+    lists the server processes whose CPU time the phase reports."""
+    tally, stop, confirmed = Tally(), threading.Event(), []
+    watched = {where: [] for where in (base, *watch)}
     think = scoring[2] if scoring else 0.0
     threads = [
         threading.Thread(
@@ -214,21 +221,31 @@ def phase(name, base, paths, cookie, readers, seconds, event, confirmer, every, 
         for i in range(readers)
     ]
     write = threading.Thread(target=writer, args=(event, confirmer, stop, confirmed, every))
-    watch = threading.Thread(target=watcher, args=(base, paths["json"], cookie, stop, changes))
+    watchers = [
+        threading.Thread(target=watcher, args=(where, paths["json"], cookie, stop, changes))
+        for where, changes in watched.items()
+    ]
     scored = desks.ScorerTally()
+    cpu_before = server_cpu.snapshot(cpu_pids()) if cpu_pids else {}
     started = time.perf_counter()
     if scoring:
         threads += desks.start_scorers(scoring[0], scoring[1], stop, scored, scoring[3])
     write.start()
-    watch.start()
+    for t in watchers:
+        t.start()
     for t in threads[:readers]:
         t.start()
     stop.wait(seconds)
+    ended = time.monotonic()
     stop.set()
-    for t in [*threads, write, watch]:
+    for t in [*threads, write, *watchers]:
         t.join(timeout=35)
     elapsed = time.perf_counter() - started
-    return tally, elapsed, staleness(confirmed, changes), desks.summary(scored, elapsed), scored
+    cpu = server_cpu.spent(cpu_before, server_cpu.snapshot(cpu_pids())) if cpu_pids else None
+    # Confirmations in the last second may fall after the watchers' final refresh.
+    due = [when for when in confirmed if when <= ended - 1.0]
+    stale = {where: staleness(due, changes) for where, changes in watched.items()}
+    return tally, elapsed, stale, cpu, desks.summary(scored, elapsed), scored, len(due)
 
 
 def one_reader(base: str, path: str, runs: int = 100) -> dict[str, float]:
@@ -363,6 +380,12 @@ def main(argv=None) -> int:
         desks.renice(pool, 10)
         pool_base = f"http://127.0.0.1:{args.port + 1}"
         phases = [("scorers", base), *phases, ("pooled", pool_base)]
+    database = urllib.parse.urlparse(args.database).path.lstrip("/")
+    servers = [s for s in (process, pool) if s is not None]
+
+    def cpu_pids():
+        return server_cpu.server_pids(servers, database)
+
     try:
         cookie = login(base)
         results = {
@@ -377,6 +400,10 @@ def main(argv=None) -> int:
                 confirmer,
                 args.confirm_every,
                 scoring,
+                # Two app servers: each must show every confirmation (shared PostgreSQL and
+                # Redis, no state of its own).
+                watch=(base,) if where != base else (),
+                cpu_pids=cpu_pids,
             )
             for name, where in phases
         }
@@ -402,7 +429,7 @@ def main(argv=None) -> int:
         print(line)
     if desk:
         print(f"{'phase':<9} {'sheets/s':>8} {'save p50':>8} {'save p95':>8} {'errors':>6}")
-        for name, (*_x, (rate, p50, p95), scored) in results.items():
+        for name, (*_x, (rate, p50, p95), scored, _due) in results.items():
             print(f"{name:<9} {rate:>8.1f} {p50:>8.0f} {p95:>8.0f} {scored.errors:>6}")
     print(
         f"one reader alone, public page: cache hit {alone['hit']:.1f} ms, "
@@ -414,15 +441,56 @@ def main(argv=None) -> int:
         f"{inside['hit']:.2f} ms (CPU {inside['hit cpu']:.2f} ms) with "
         f"{inside['hit queries']:.0f} query (medians of 200)"
     )
-    for name, (_tally, _elapsed, stale, *_rest) in results.items():
-        if stale:
+    missed = staleness_report(results)
+    cpu_report(results)
+    errors = sum(sum(r[0].errors.values()) + r[-2].errors for r in results.values())
+    return 1 if errors or missed else 0
+
+
+def staleness_report(results) -> int:
+    """Print how soon each app server's public JSON showed each confirmation; returns the
+    confirmations an app server did not show within 5 s."""
+    missed = 0
+    for name, (_tally, _elapsed, stale, *_rest, due) in results.items():
+        for where, seen in stale.items():
+            late = due - sum(1 for s in seen if s <= 5.0)
+            if not seen:
+                continue
             print(
-                f"{name}: {len(stale)} sheets confirmed; the public JSON showed each after "
-                f"median {1000 * statistics.median(stale):.0f} ms, "
-                f"max {1000 * max(stale):.0f} ms (+ the 5 s poll of a display or phone)"
+                f"{name} @ {where}: {due} sheets confirmed; the public JSON showed "
+                f"{len(seen)} of them, after median {1000 * statistics.median(seen):.0f} ms, "
+                f"max {1000 * max(seen):.0f} ms (+ the 5 s poll of a display or phone)"
+                + (f"; {late} NOT within 5 s" if late else "")
             )
-    errors = sum(sum(r[0].errors.values()) + r[4].errors for r in results.values())
-    return 1 if errors else 0
+            missed += late if len(stale) > 1 else 0  # enforced where two servers share
+    return missed
+
+
+def cpu_report(results) -> None:
+    """Server CPU (gunicorn, the database's PostgreSQL backends, Redis) per reader request;
+    the scorers' and the writer's share is taken out with the ``scorers`` phase's rate."""
+    base_rate = 0.0
+    if "scorers" in results:
+        _t, elapsed, _s, cpu, *_rest = results["scorers"]
+        base_rate = cpu / elapsed if cpu is not None else 0.0
+    per_request = {}
+    for name, (tally, elapsed, _stale, cpu, *_rest) in results.items():
+        requests = sum(len(v) for v in tally.latencies.values())
+        if cpu is None or not requests:
+            continue
+        readers_cpu = max(0.0, cpu - base_rate * elapsed)
+        per_request[name] = 1000 * readers_cpu / requests
+        print(
+            f"{name}: server CPU {cpu:.1f} s in {elapsed:.0f} s ({cpu / elapsed:.2f} cores), "
+            f"{per_request[name]:.2f} ms per reader request"
+            + (" after the scorers' share" if base_rate else "")
+        )
+    for name in ("cached", "pooled"):
+        if per_request.get("uncached") and per_request.get(name):
+            print(
+                f"capacity ratio {name}/uncached (server CPU per request): "
+                f"{per_request['uncached'] / per_request[name]:.1f}x"
+            )
 
 
 if __name__ == "__main__":

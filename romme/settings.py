@@ -234,7 +234,7 @@ CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "romme.cache.SharedClientRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "romme",
         }

@@ -9,6 +9,9 @@ from . import health, views
 handler500 = "romme.faults.server_error"
 
 urlpatterns = [
+    # First: the public standings, hall display and JSON are most of the traffic, and a
+    # cached answer costs little more than resolving its URL (no pattern here overlaps).
+    path("", include("scoring.standings.urls")),
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", health.healthz, name="healthz"),
@@ -21,5 +24,4 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.sheets.urls")),
     path("exports/", include("scoring.exports.urls")),
-    path("", include("scoring.standings.urls")),
 ]

@@ -112,17 +112,20 @@ def _public_headers(response, etag: str, last_modified: float, max_age: int) -> 
     patch_vary_headers(response, ("Accept-Encoding", "Accept-Language"))
 
 
-def _render_once(key: str, render):
+def _render_once(key: str, render, gzipped: bool):
     """Render a missing entry once for all app servers: the first request takes a short
     lock and renders; the others wait for its entry instead of ranking the same field
-    again (after each confirmation every reader misses at once)."""
+    again (after each confirmation every reader misses at once). Returns
+    (content type, body) in the form asked for, or the view's response if it is not a
+    plain 200 (an error page, never cached)."""
+    variant = f"{key}:gz" if gzipped else key
     lock = f"{key}:lock"
     owner = cache.add(lock, 1, RENDER_LOCK_SECONDS)
     if not owner:
         deadline = time.monotonic() + RENDER_WAIT_SECONDS
         while time.monotonic() < deadline:
             time.sleep(0.05)
-            entry = cache.get(key)
+            entry = cache.get(variant)
             if entry is not None:
                 return entry
             if cache.get(lock) is None:  # the renderer gave up (an error page)
@@ -131,10 +134,14 @@ def _render_once(key: str, render):
         rendered = render()
         if rendered.status_code != 200 or rendered.streaming:
             return rendered
-        body = rendered.content
-        entry = (rendered["Content-Type"], body, compress_string(body))
-        cache.set(key, entry, CACHE_SECONDS)
-        return entry
+        content_type, body = rendered["Content-Type"], rendered.content
+        gz_body = compress_string(body)
+        # Two entries, so that a hit reads only the form it sends (most readers take
+        # gzip: a tenth of the bytes to fetch and unpickle).
+        cache.set_many(
+            {key: (content_type, body), f"{key}:gz": (content_type, gz_body)}, CACHE_SECONDS
+        )
+        return content_type, gz_body if gzipped else body
     finally:
         if owner:
             cache.delete(lock)
@@ -177,14 +184,14 @@ def public_view(kind: str, params: tuple[str, ...], *, private_params: tuple[str
             if not_modified is not None:
                 _public_headers(not_modified, etag, last_modified, PUBLIC_MAX_AGE)
                 return not_modified
-            entry = cache.get(key)
+            entry = cache.get(f"{key}:gz" if gzipped else key)
             if entry is None:
-                entry = _render_once(key, lambda: view(request, pk, *args, **kwargs))
+                entry = _render_once(key, lambda: view(request, pk, *args, **kwargs), gzipped)
                 if isinstance(entry, HttpResponse):  # an error page: never cached, private
                     patch_cache_control(entry, private=True, no_cache=True)
                     return entry
-            content_type, body, gz_body = entry
-            response = HttpResponse(gz_body if gzipped else body, content_type=content_type)
+            content_type, body = entry
+            response = HttpResponse(body, content_type=content_type)
             if gzipped:
                 response["Content-Encoding"] = "gzip"
             _public_headers(response, etag, last_modified, PUBLIC_MAX_AGE)
