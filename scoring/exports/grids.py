@@ -118,11 +118,31 @@ def _longest_word_mm(values: list[str]) -> float:
     return min(widest * BODY_MM * ITEMS_SCALE * 1.05, MAX_WORD_MM) + PADDING_MM
 
 
+def _fair_shares(room: float, need: list[float]) -> list[float]:
+    """Split ``room`` so that the smaller needs are met whole first (max-min fairness): a
+    short name keeps its one line while a long club name wraps."""
+    given = [0.0] * len(need)
+    open_ = sorted((n, i) for i, n in enumerate(need) if n > 0)
+    while open_ and room > 1e-9:
+        share = room / len(open_)
+        n, i = open_[0]
+        if n <= share:
+            given[i] = n
+            room -= n
+            open_.pop(0)
+            continue
+        for _n, i in open_:
+            given[i] = share
+        break
+    return given
+
+
 def _widths(columns, texts: list[list[str]]) -> list[float]:
     """Each column's width in mm. Every column first gets its minimum: numbers as wide as
     their longest value (they never wrap), headers hyphenated after 3 letters. The rest of
-    the page goes, in this order, to the texts (names on one line), to the headers of
-    numbers up to 5 letters, then to whole words, and what is left to the texts again."""
+    the page goes, in this order, to the texts (the shortest need first: a name keeps its
+    one line while a long club name wraps), to the headers of numbers up to 5 letters, then
+    to whole words, and what is left to the texts again."""
     numeric = [c.numeric for c in columns]
     values_of = {c.key: values for c, values in zip(columns, texts, strict=True)}
     content = [
@@ -153,8 +173,7 @@ def _widths(columns, texts: list[list[str]]) -> list[float]:
             for (_, wishes), w in zip(plans, widths, strict=True)
         ]
         if room > 0 and sum(need):
-            share = min(1.0, room / sum(need))
-            widths = [w + d * share for w, d in zip(widths, need, strict=True)]
+            widths = [w + d for w, d in zip(widths, _fair_shares(room, need), strict=True)]
     room = PAGE_MM - sum(widths)
     texts_total = sum(w for w, n in zip(widths, numeric, strict=True) if not n)
     if room > 0 and texts_total:

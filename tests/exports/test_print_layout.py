@@ -53,3 +53,33 @@ def test_dealer_column_holds_the_name():
     assert needed <= width + 0.01
     width, font = dealer_column([_sheet("Maximiliane-Theodora Hohenzollern-Sigmaringen, Anna")])
     assert width == DEALER_MM[1] and DEALER_PT[1] <= font < DEALER_PT[0]
+
+
+def test_names_keep_one_line_beside_a_long_club_name():
+    """A 400-player standings grid, 12 columns on A4: the room left is shared so that the
+    shorter text need is met whole first; the player's name stays on one line and the
+    long club name wraps, instead of both wrapping."""
+    from scoring.exports.grids import _text_mm
+
+    columns = [
+        Column("rank", "Platz", "int"),
+        Column("name", "Spieler"),
+        Column("club", "Verein"),
+        *(Column(f"s{n}", f"S{n}", "int") for n in range(1, 6)),
+        Column("total", "Summe", "int"),
+        Column("m_won", "Gewonnene Spiele", "int"),
+        Column("m_low", "Wenigste Augen", "int"),
+        Column("m_last", "Bessere letzte Serie", "int"),
+    ]
+    club = "Rommé-Freunde Herz Dame Kassel-Wilhelmshöhe e.V."
+    rows = [
+        {"rank": i, "name": "Karl-Heinz Schröder", "club": club,
+         **{f"s{n}": -1234 for n in range(1, 6)}, "total": -12345,
+         "m_won": 50, "m_low": 10538, "m_last": -1890}
+        for i in range(1, 401)
+    ]  # fmt: skip
+    shown = grid(ExportTable("Einzel", columns, rows))
+    widths = {c.header: c.width / 100 * PAGE_MM for c in shown.columns}
+    assert widths["Spieler"] >= _text_mm("Karl-Heinz Schröder", False)
+    assert widths["Verein"] < _text_mm(club, False)  # wraps: there is no room for both
+    assert abs(sum(widths.values()) - PAGE_MM) < 0.5
