@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import threading
@@ -38,32 +37,15 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
 
 from bench import scorers as desks
 from bench import server_cpu
 from bench.load import ROOT, start_gunicorn
+from bench.read_clients import VIEWS, Tally, start_readers
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/live_readers"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/3"
 PASSWORD = "readers-bench-password-1"
-VIEWS = {"page": 0.5, "display": 0.2, "json": 0.3}
-
-
-@dataclass
-class Tally:
-    latencies: dict[str, list[float]] = field(default_factory=dict)
-    not_modified: dict[str, int] = field(default_factory=dict)
-    errors: dict[str, int] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, view: str, seconds: float, status: int) -> None:
-        with self.lock:
-            self.latencies.setdefault(view, []).append(seconds)
-            if status == 304:
-                self.not_modified[view] = self.not_modified.get(view, 0) + 1
-            elif status != 200:
-                self.errors[view] = self.errors.get(view, 0) + 1
 
 
 def prepare(db_url: str):
@@ -121,37 +103,6 @@ def login(base: str) -> str:
     return "; ".join(f"{c.name}={c.value}" for c in jar)
 
 
-def reader(base, paths, cookie, conditional, stop, tally, seed, think=0.0):
-    rng = random.Random(seed)
-    etags: dict[str, str] = {}
-    names, weights = list(VIEWS), list(VIEWS.values())
-    if think:
-        stop.wait(rng.random() * think)  # phones do not all refresh at the same moment
-    while not stop.is_set():
-        view = rng.choices(names, weights)[0]
-        headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
-        if cookie:
-            headers["Cookie"] = cookie
-        if conditional and view in etags and rng.random() < 0.5:
-            headers["If-None-Match"] = etags[view]
-        started = time.perf_counter()
-        try:
-            with urllib.request.urlopen(
-                urllib.request.Request(base + paths[view], headers=headers), timeout=30
-            ) as response:
-                response.read()
-                status = response.status
-                if response.headers.get("ETag"):
-                    etags[view] = response.headers["ETag"]
-        except urllib.error.HTTPError as error:
-            status = error.code
-        except OSError:
-            status = 0
-        tally.add(view, time.perf_counter() - started, status)
-        if think:
-            stop.wait(rng.uniform(0.5, 1.5) * think)
-
-
 def writer(event, confirmer, stop, confirmed, every):
     """Confirms an entered sheet of series 5 every ``every`` seconds (each bumps the
     results version, so every cached entry of the event is rendered anew)."""
@@ -205,7 +156,7 @@ def staleness(confirmed: list[float], changes: list[float]) -> list[float]:
 
 def phase(
     name, base, paths, cookie, readers, seconds, event, confirmer, every, scoring=None,
-    *, watch=(), cpu_pids=None,
+    *, watch=(), cpu_pids=None, processes=1,
 ):  # fmt: skip
     """One phase; ``scoring`` is (scorers' sessions, desk, think, pace) or None. The
     watchers refresh the JSON on ``base`` and every app server in ``watch``; ``cpu_pids()``
@@ -213,13 +164,6 @@ def phase(
     tally, stop, confirmed = Tally(), threading.Event(), []
     watched = {where: [] for where in (base, *watch)}
     think = scoring[2] if scoring else 0.0
-    threads = [
-        threading.Thread(
-            target=reader,
-            args=(base, paths, cookie, name in ("cached", "pooled"), stop, tally, i, think),
-        )
-        for i in range(readers)
-    ]
     write = threading.Thread(target=writer, args=(event, confirmer, stop, confirmed, every))
     watchers = [
         threading.Thread(target=watcher, args=(where, paths["json"], cookie, stop, changes))
@@ -228,16 +172,19 @@ def phase(
     scored = desks.ScorerTally()
     cpu_before = server_cpu.snapshot(cpu_pids()) if cpu_pids else {}
     started = time.perf_counter()
+    # The readers first: their client processes fork before this phase has other threads.
+    conditional = name in ("cached", "pooled")
+    finish = start_readers(base, paths, cookie, conditional, readers, think, tally, processes)
+    threads = []
     if scoring:
         threads += desks.start_scorers(scoring[0], scoring[1], stop, scored, scoring[3])
     write.start()
     for t in watchers:
         t.start()
-    for t in threads[:readers]:
-        t.start()
     stop.wait(seconds)
     ended = time.monotonic()
     stop.set()
+    finish()
     for t in [*threads, write, *watchers]:
         t.join(timeout=35)
     elapsed = time.perf_counter() - started
@@ -343,6 +290,9 @@ def main(argv=None) -> int:
     parser.add_argument("--database", default=os.environ.get("READERS_DATABASE_URL", DEFAULT_DB))
     parser.add_argument("--redis", default=os.environ.get("READERS_REDIS_URL", DEFAULT_REDIS))
     parser.add_argument("--readers", type=int, default=20, help="concurrent readers")
+    parser.add_argument(
+        "--client-processes", type=int, default=1, help="processes the readers are spread over"
+    )
     parser.add_argument("--seconds", type=float, default=15, help="length of each phase")
     parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
     parser.add_argument("--port", type=int, default=8101, help="and the next one: reader pool")
@@ -404,6 +354,7 @@ def main(argv=None) -> int:
                 # Redis, no state of its own).
                 watch=(base,) if where != base else (),
                 cpu_pids=cpu_pids,
+                processes=args.client_processes,
             )
             for name, where in phases
         }
@@ -415,7 +366,8 @@ def main(argv=None) -> int:
                 server.wait(timeout=15)
     inside = server_time(paths["page"])
     print(
-        f"{args.readers} readers (think {args.think:g} s), {args.seconds:.0f} s a phase, gunicorn "
+        f"{args.readers} readers in {args.client_processes} client process(es) (think "
+        f"{args.think:g} s), {args.seconds:.0f} s a phase, gunicorn "
         f"{args.workers} sync workers, PostgreSQL + Redis, 400 players; a sheet confirmed every "
         f"{args.confirm_every:g} s"
         + (
