@@ -55,7 +55,7 @@ def test_the_settings_read_the_example_environment(tmp_path):
     assert result.returncode == 0, result.stderr
     debug, cache, static_root, database, storage, tasks = result.stdout.split()
     assert debug == "False"
-    assert cache == "django.core.cache.backends.redis.RedisCache"
+    assert cache == "romme.cache.SharedClientRedisCache"  # Django's RedisCache, one client per pool
     assert static_root == str(tmp_path / "static")
     assert database == "romme"
     assert storage == "whitenoise.storage.CompressedManifestStaticFilesStorage"
