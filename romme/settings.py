@@ -70,6 +70,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "romme.headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An anonymous reader's 304 or cached public standings, before the session, locale,
+    # CSRF, auth and message middleware (issue 19: most of the traffic, little work).
+    "scoring.standings.public.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -234,3 +234,91 @@ def test_renaming_a_player_or_club_reaches_the_public_page(client, world, organi
     clubs.apply_player_import(organiser_a, PlayerImport.objects.get(pk=upload.pk))
     etag_4, text = _public_state(client, event)
     assert etag_4 != etag_3 and "Zacharias Quitte" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "query"),
+    [
+        *((name, query) for name in PUBLIC for query in ("", "?lang=en")),
+        ("standings:public", "?competition=pair&scope=series&n=1"),
+        ("standings:api", "?competition=pair&series=1"),
+    ],
+)
+def test_the_early_answer_is_the_full_stacks_answer(
+    client, world, settings, organiser_a, name, query
+):
+    """PublicCacheMiddleware answers a cache hit or a 304 before the session, locale, CSRF,
+    auth and message middleware: with the same headers and body as the full stack."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.standings import public
+
+    set_series_published(organiser_a, world["series"], True)
+    url = _url(name, world["event"], query)
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip")  # renders and caches
+    assert first.status_code == 200
+
+    def both(**extra):
+        calls = []
+        real = public.PublicCacheMiddleware._answer
+
+        def spy(self, request):
+            answer = real(self, request)
+            calls.append(answer is not None)
+            return answer
+
+        public.PublicCacheMiddleware._answer = spy
+        try:
+            early = client.get(url, **extra)
+        finally:
+            public.PublicCacheMiddleware._answer = real
+        original = list(settings.MIDDLEWARE)
+        settings.MIDDLEWARE = [m for m in original if "PublicCacheMiddleware" not in m]
+        # A new client: a client builds its middleware chain once, at its first request.
+        full = Client(HTTP_ACCEPT_LANGUAGE="en").get(url, **extra)
+        settings.MIDDLEWARE = original
+        return calls, early, full
+
+    for extra in ({"HTTP_ACCEPT_ENCODING": "gzip"}, {}):
+        calls, early, full = both(**extra)
+        assert calls == [True], "the early path did not answer the cache hit"
+        assert early.status_code == full.status_code == 200
+        assert early.content == full.content
+        headers = {k: v for k, v in early.headers.items() if k != "Date"}
+        assert headers == {k: v for k, v in full.headers.items() if k != "Date"}
+        assert not early.cookies
+    etag = first["ETag"]
+    calls, early, full = both(HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=etag)
+    assert calls == [True] and early.status_code == full.status_code == 304
+    assert dict(early.headers.items()) | {"Date": ""} == dict(full.headers.items()) | {"Date": ""}
+    with CaptureQueriesContext(connection) as queries:
+        assert (
+            client.get(url, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_ENCODING="gzip").status_code == 304
+        )
+    assert len(queries) == 1  # the version, nothing else (no session, no user)
+
+
+def test_the_early_answer_leaves_private_and_odd_requests_to_the_full_stack(client, world):
+    from scoring.standings import public
+
+    url = _url("standings:public", world["event"])
+    assert client.get(url).status_code == 200
+    middleware = public.PublicCacheMiddleware(lambda request: None)
+    from django.test import RequestFactory
+
+    factory = RequestFactory(HTTP_ACCEPT_LANGUAGE="en")  # as the client fixture asks
+    for query in (
+        "?provisional=1",
+        "?x=1",
+        "?series=%00",
+        "?series=1&series=2",
+        "?lang=" + "e" * 50,
+    ):
+        assert middleware._answer(factory.get(url + query)) is None, query
+    request = factory.get(url)
+    request.COOKIES["sessionid"] = "abc"
+    assert middleware(request) is None  # a session: the full stack (here: the dummy)
+    assert middleware._answer(factory.get("/events/")) is None
+    assert middleware._answer(factory.get(url)) is not None
