@@ -72,10 +72,31 @@ def test_lookups_by_id_join_nothing_for_an_ordering(client, club_a, event):
     """Participants, groups and club roles are read into dicts: no Meta ordering, so no
     join of the events, players' sort keys, clubs or users just to sort them."""
     client.force_login(director(club_a))
-    queries = _queries(client, reverse("standings:event", args=[event.pk]) + "?competition=pair")
-    for table in ("tournaments_participant", "tournaments_groupmember", "clubs_clubrole"):
-        (sql,) = _from(queries, table)
-        assert "ORDER BY" not in sql or table == "tournaments_groupmember", sql
-        assert 'JOIN "tournaments_event"' not in sql, sql
+    for query, tables in (
+        ("", ("tournaments_participant", "clubs_clubrole")),
+        ("?competition=pair", ("tournaments_groupmember", "clubs_clubrole")),
+    ):
+        queries = _queries(client, reverse("standings:event", args=[event.pk]) + query)
+        for table in tables:
+            (sql,) = _from(queries, table)
+            assert "ORDER BY" not in sql or table == "tournaments_groupmember", sql
+            assert 'JOIN "tournaments_event"' not in sql, sql
     (roles,) = _from(queries, "clubs_clubrole")
     assert "JOIN" not in roles
+
+
+def test_a_pairs_or_teams_standing_reads_the_members_names_with_the_groups(client, club_a, event):
+    """A group standing shows members only: their names and clubs come in the group
+    members' query, no separate participants query (one round trip less, issue 18)."""
+    client.force_login(director(club_a))
+    for name, query in (
+        ("standings:event", "?competition=pair"),
+        ("standings:event", "?competition=team&scope=series&n=1"),
+        ("standings:api", "?competition=team&series=1"),
+    ):
+        queries = _queries(client, reverse(name, args=[event.pk]) + query)
+        assert not _from(queries, "tournaments_participant"), (name, query)
+        (members,) = _from(queries, "tournaments_groupmember")
+        assert 'JOIN "clubs_player"' in members, members
+        # session, user, event, roles, series, aggregate, group members with their names
+        assert len(queries) == 7, (name, query, queries)
