@@ -71,21 +71,32 @@ def reader(base, paths, cookie, conditional, stop, tally, seed, think=0.0):
             stop.wait(rng.uniform(0.5, 1.5) * think)
 
 
-def _reader_process(base, paths, cookie, conditional, stop, seeds, think, out) -> None:
-    """A forked client process: its share of the readers as threads until ``stop``."""
-    tally, local = Tally(), threading.Event()
+def _reader_threads(base, paths, cookie, conditional, tally, seeds, think):
+    """Start one reader thread per seed; returns ``stop()``, which ends and joins them."""
+    stop = threading.Event()
     threads = [
         threading.Thread(
-            target=reader, args=(base, paths, cookie, conditional, local, tally, seed, think)
+            target=reader, args=(base, paths, cookie, conditional, stop, tally, seed, think)
         )
         for seed in seeds
     ]
     for t in threads:
         t.start()
+
+    def stop_all():
+        stop.set()
+        for t in threads:
+            t.join(timeout=35)
+
+    return stop_all
+
+
+def _reader_process(base, paths, cookie, conditional, stop, seeds, think, out) -> None:
+    """A forked client process: its share of the readers as threads until ``stop``."""
+    tally = Tally()
+    stop_all = _reader_threads(base, paths, cookie, conditional, tally, seeds, think)
     stop.wait()
-    local.set()
-    for t in threads:
-        t.join(timeout=35)
+    stop_all()
     out.put((tally.latencies, tally.not_modified, tally.errors))
 
 
@@ -93,22 +104,7 @@ def start_readers(base, paths, cookie, conditional, count, think, tally, process
     """Start ``count`` readers; returns ``finish()``, which stops them and merges what the
     client processes counted into ``tally`` (threads count into it directly)."""
     if processes <= 1 or count < 2:
-        stop = threading.Event()
-        threads = [
-            threading.Thread(
-                target=reader, args=(base, paths, cookie, conditional, stop, tally, i, think)
-            )
-            for i in range(count)
-        ]
-        for t in threads:
-            t.start()
-
-        def finish_threads():
-            stop.set()
-            for t in threads:
-                t.join(timeout=35)
-
-        return finish_threads
+        return _reader_threads(base, paths, cookie, conditional, tally, range(count), think)
     # fork: before this phase starts any thread of its own; the children touch no database
     ctx = multiprocessing.get_context("fork")
     stop, out = ctx.Event(), ctx.Queue()
