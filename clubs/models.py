@@ -118,8 +118,13 @@ class Player(models.Model):
                 condition=Q(birth_year__isnull=True)
                 | (Q(birth_year__gte=1900) & Q(birth_year__lte=2100)),
                 name="player_birth_year_plausible",
+                violation_error_message=_("Enter a birth year between 1900 and 2100."),
             ),
-            models.CheckConstraint(condition=~Q(player_number=""), name="player_number_not_blank"),
+            models.CheckConstraint(
+                condition=~Q(player_number=""),
+                name="player_number_not_blank",
+                violation_error_message=_("The player number may not be empty."),
+            ),
         ]
 
     def __str__(self):
@@ -165,6 +170,7 @@ class Membership(models.Model):
             models.CheckConstraint(
                 condition=Q(valid_until__isnull=True) | Q(valid_until__gte=models.F("valid_from")),
                 name="membership_until_after_from",
+                violation_error_message=_("A membership cannot end before it begins."),
             ),
             models.UniqueConstraint(
                 fields=["player", "club"],
@@ -208,7 +214,9 @@ class ClubRole(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "club"], name="clubrole_one_per_user_and_club"),
             models.CheckConstraint(
-                condition=Q(role__in=["organiser", "scorer", "viewer"]), name="clubrole_role_valid"
+                condition=Q(role__in=["organiser", "scorer", "viewer"]),
+                name="clubrole_role_valid",
+                violation_error_message=_("Choose organiser, scorer or viewer as the role."),
             ),
         ]
 

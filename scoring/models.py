@@ -56,11 +56,13 @@ class Sheet(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["draft", "entered", "confirmed", "disputed"]),
                 name="sheet_status_valid",
+                violation_error_message=_("Unknown state of a score sheet."),
             ),
             # The four-eyes rule, kept by the database as well as by the service.
             models.CheckConstraint(
                 condition=Q(confirmed_by__isnull=True) | ~Q(confirmed_by=models.F("entered_by")),
                 name="sheet_confirmer_differs",
+                violation_error_message=_("Whoever entered a score sheet cannot confirm it."),
             ),
         ]
 
@@ -119,7 +121,11 @@ class Hand(models.Model):
         verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["sheet", "number"], name="hand_number_unique"),
-            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1),
+                name="hand_number_positive",
+                violation_error_message=_("Hands are numbered from 1."),
+            ),
         ]
 
     def __str__(self):
@@ -254,6 +260,7 @@ class TableHand(models.Model):
             models.CheckConstraint(
                 condition=Q(decided_by__isnull=True) | ~Q(decided_by=models.F("writer")),
                 name="table_hand_other_seat_decides",
+                violation_error_message=_("Another seat than the hand's writer decides on it."),
             ),
         ]
 

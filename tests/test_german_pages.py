@@ -91,3 +91,53 @@ def test_club_page_lists_current_and_former_members(client, viewer_a, club_a, cl
     assert [m.player_id for m in response.context["former"]] == [gone.pk]
     assert "Ehemalige Mitglieder" in html and "30.06.2022" in html
     assert today.year > 2022
+
+
+def _check_constraints():
+    from django.apps import apps
+    from django.db.models import CheckConstraint
+
+    for model in apps.get_models():
+        if model._meta.app_label in {"clubs", "tournaments", "scoring"}:
+            for constraint in model._meta.constraints:
+                if isinstance(constraint, CheckConstraint):
+                    yield model, constraint
+
+
+def test_every_check_constraint_speaks_german_not_its_name():
+    from django.db.models import CheckConstraint
+    from django.utils import translation
+
+    default = CheckConstraint.default_violation_error_message
+    checked = 0
+    with translation.override("de"):
+        for model, constraint in _check_constraints():
+            message = str(constraint.get_violation_error_message())
+            label = f"{model.__name__}.{constraint.name}"
+            assert constraint.violation_error_message != default, f"{label}: no message"
+            assert constraint.name not in message, label
+            checked += 1
+    assert checked >= 14
+
+
+def test_a_constraint_refusal_names_the_field_in_german(client, organiser_a, club_a):
+    client.force_login(organiser_a)
+    response = client.post(
+        reverse("tournaments:event_create"),
+        {
+            "club": club_a.pk,
+            "name": "Adventsturnier",
+            "kind": "tournament",
+            "start_date": "2026-12-05",
+            "ruleset_slug": "german-minus",
+            "rounds_per_series": "0",
+            "later_series_seating": "running_total",
+        },
+        **DE,
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "event_at_least_one_round" not in html
+    assert "Bedingung" not in html
+    assert 'href="#id_rounds_per_series"' in html
+    assert "größer oder gleich 1" in html

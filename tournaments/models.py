@@ -4,6 +4,7 @@ tables and seats. Results (sheets and hands) live in `scoring`."""
 from functools import cached_property
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -75,7 +76,9 @@ class Season(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_per_club"),
             models.CheckConstraint(
-                condition=Q(end_date__gte=models.F("start_date")), name="season_end_after_start"
+                condition=Q(end_date__gte=models.F("start_date")),
+                name="season_end_after_start",
+                violation_error_message=_("A season cannot end before it starts."),
             ),
         ]
 
@@ -135,6 +138,7 @@ class Event(models.Model):
     rounds_per_series = models.PositiveSmallIntegerField(
         _("rounds per series"),
         default=5,
+        validators=[MinValueValidator(1)],
         help_text=_("A round is one deal per player: 5 rounds are 20 hands at a 4-table."),
     )
     later_series_seating = models.CharField(
@@ -175,9 +179,12 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(end_date__isnull=True) | Q(end_date__gte=models.F("start_date")),
                 name="event_end_after_start",
+                violation_error_message=_("The last day cannot be before the first day."),
             ),
             models.CheckConstraint(
-                condition=Q(rounds_per_series__gte=1), name="event_at_least_one_round"
+                condition=Q(rounds_per_series__gte=1),
+                name="event_at_least_one_round",
+                violation_error_message=_("A series needs at least one round."),
             ),
         ]
 
@@ -307,7 +314,9 @@ class Series(models.Model):
         Event, on_delete=models.CASCADE, related_name="series", verbose_name=_("event")
     )
     number = models.PositiveSmallIntegerField(_("number"))
-    planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"))
+    planned_rounds = models.PositiveSmallIntegerField(
+        _("planned rounds"), validators=[MinValueValidator(1)]
+    )
     day = models.PositiveSmallIntegerField(_("day"), default=1)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED
@@ -340,9 +349,15 @@ class Series(models.Model):
         verbose_name_plural = _("series")
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="series_number_unique"),
-            models.CheckConstraint(condition=Q(number__gte=1), name="series_number_positive"),
             models.CheckConstraint(
-                condition=Q(planned_rounds__gte=1), name="series_rounds_positive"
+                condition=Q(number__gte=1),
+                name="series_number_positive",
+                violation_error_message=_("Series are numbered from 1."),
+            ),
+            models.CheckConstraint(
+                condition=Q(planned_rounds__gte=1),
+                name="series_rounds_positive",
+                violation_error_message=_("A series needs at least one round."),
             ),
         ]
 
@@ -392,7 +407,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["series", "participant"], name="seat_once_per_series"),
             models.CheckConstraint(
-                condition=Q(position__lte=MAX_SEATS - 1), name="seat_position_range"
+                condition=Q(position__lte=MAX_SEATS - 1),
+                name="seat_position_range",
+                violation_error_message=_("A table has no seat with this number."),
             ),
         ]
 

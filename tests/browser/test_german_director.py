@@ -51,6 +51,9 @@ def test_event_form_dates_and_error_summary(live_server, browser, size):
     summary = page.locator(".error-summary")
     assert summary.is_visible()
     assert "nicht gespeichert" in summary.inner_text()
+    # The field is named in German, never a database constraint.
+    assert "event_at_least_one_round" not in summary.inner_text()
+    assert "größer oder gleich 1" in summary.inner_text()
     # The typed values are kept, the date too.
     assert page.input_value("input[name=name]") == "Adventsturnier"
     assert page.input_value("input[name=start_date]") == "2026-12-05"
