@@ -58,6 +58,9 @@ class StandingRow:
     group_id: int | None = None
     members: list[dict] = field(default_factory=list)
     club_ids: set = field(default_factory=set)
+    # Player numbers of the line (a group's members'): "find my line" matches them, as
+    # players know their number from the seating list; not in the JSON.
+    numbers: tuple[str, ...] = ()
 
     @property
     def reason_text(self) -> str:
@@ -111,16 +114,17 @@ def _rank(event: Event, entries: list[metrics.Entry], chain: tuple[str, ...]) ->
 
 
 _PARTICIPANT_FIELDS = ("player_id", "player__given_name", "player__family_name", "club_id",
-                      "club__short_name")  # fmt: skip
+                      "club__short_name", "player__player_number")  # fmt: skip
 
 
-def _person(participant_id: int, player_id, given, family, club_id, club) -> dict:
+def _person(participant_id: int, player_id, given, family, club_id, club, number) -> dict:
     return {
         "participant_id": participant_id,
         "player_id": player_id,
         "name": f"{given} {family}",
         "club": club or "",
         "club_id": club_id,
+        "number": number or "",
     }
 
 
@@ -329,6 +333,7 @@ def _individual_row(row: core.Row, info: dict, series_of: dict) -> StandingRow:
         player_id=p["player_id"],
         participant_id=row.key,
         club_ids={p["club_id"]} if p["club_id"] else set(),
+        numbers=(p["number"],) if p.get("number") else (),
     )
 
 
@@ -359,6 +364,7 @@ def _group_row(row: core.Row, groups, members, info, numbers) -> StandingRow:
             for p in people
         ],
         club_ids={p["club_id"] for p in people if p["club_id"]},
+        numbers=tuple(p["number"] for p in people if p["number"]),
     )
 
 

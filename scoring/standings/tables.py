@@ -102,6 +102,9 @@ class StandingTable(tables.Table):
                     html = conditional_escape(value)
                 cells.append(f"<td{cls}>{html}</td>")
             row_class = ' class="provisional"' if record["provisional"] else ""
+            numbers = record.get("numbers")
+            if numbers:
+                row_class += f' data-numbers="{conditional_escape(numbers)}"'
             out.append(f"<tr{row_class}>{''.join(cells)}</tr>")
         return mark_safe("\n".join(out))
 
@@ -139,6 +142,7 @@ def table_rows(standing: selectors.EventStanding, rows) -> list[dict]:
             "provisional": r.provisional,
             "player_id": r.player_id,
             "members_text": ", ".join(m["name"] for m in r.members),
+            "numbers": " ".join(r.numbers),
         }
         for n, total in r.series_totals.items():
             d[f"s{n}"] = total

@@ -1,5 +1,5 @@
 /* Standings on a phone and for a player looking for themselves.
- * - "Find my line": rows whose name or club contains what was typed stay, the others are
+ * - "Find my line": rows whose name, club or player number contains what was typed stay, the others are
  *   hidden; the text is remembered on the device (localStorage) for the next visit.
  * - On a narrow screen a row shows rank, name and total; a tap opens the hidden cells
  *   (class "detail") in a row below it, labelled with their column headers.
@@ -34,7 +34,8 @@
       total += 1;
       var name = row.querySelector("td.name");
       var club = row.querySelector("td.detail");
-      var hay = fold((name ? name.textContent : "") + " " + (club ? club.textContent : ""));
+      var numbers = row.getAttribute("data-numbers") || "";
+      var hay = fold((name ? name.textContent : "") + " " + (club ? club.textContent : "") + " " + numbers);
       var match = !query || hay.indexOf(query) !== -1;
       row.hidden = !match;
       var detail = row.nextElementSibling;

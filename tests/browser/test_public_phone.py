@@ -59,6 +59,16 @@ def test_the_public_standing_reads_well_on_a_phone(live_server, browser):
     page.reload()
     assert page.input_value("[data-find-line]") == typed
     assert 1 <= _visible_rows(page) < 24
+    # ... or by the player number from the seating list: exactly that player's line.
+    from tournaments.models import Participant
+
+    player = Participant.objects.filter(event=event).select_related("player")[7].player
+    page.fill("[data-find-line]", player.player_number.lower())
+    assert _visible_rows(page) == 1
+    assert (
+        player.family_name
+        in page.locator("table.standings > tbody > tr:not([hidden]) td.name").inner_text()
+    )
     page.fill("[data-find-line]", "")
     assert _visible_rows(page) == 24
     context.close()

@@ -232,3 +232,20 @@ def test_season_page(client, club_a):
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert page.context["standing"].lines[0].dropped  # one of two results dropped
     assert "Dropped results" in page.content.decode()
+
+
+def test_find_my_line_carries_player_numbers_but_the_json_does_not(client, event):
+    """A player finds their line by the number on the seating list; a pair's line by either
+    member's number. The JSON API stays without numbers."""
+    from tournaments.models import GroupMember
+
+    url = reverse("standings:public", args=[event.pk])
+    page = client.get(url).content.decode()
+    for participant in event.participants.select_related("player"):
+        assert f'data-numbers="{participant.player.player_number}"' in page
+    pairs = client.get(url, {"competition": "pairs"}).content.decode()
+    member = GroupMember.objects.filter(group__event=event, kind="pair").first()
+    number = member.participant.player.player_number
+    assert any(number in line for line in pairs.split("data-numbers=")[1:])
+    api = client.get(reverse("standings:api", args=[event.pk])).content.decode()
+    assert number not in api
