@@ -69,6 +69,7 @@ class Client:
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self.jar), self._NoRedirect
         )
+        self.headers = None  # the last answer's headers
 
     def request(self, path: str, data: dict | None = None) -> tuple[int, str]:
         body = None
@@ -81,8 +82,10 @@ class Client:
         req = urllib.request.Request(self.base + path, data=body, headers=headers)
         try:
             with self.opener.open(req, timeout=30) as response:
+                self.headers = response.headers
                 return response.status, response.read().decode()
         except urllib.error.HTTPError as error:
+            self.headers = error.headers
             return error.code, error.read().decode(errors="replace")
 
     def login(self, username: str) -> None:
@@ -115,15 +118,20 @@ def _sheet_post(ruleset, size: int, rounds: int, rng: random.Random, version: in
 
 
 def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
-    """Fresh database, migrated, with one seated series of enough tables and the users."""
-    import psycopg
-
+    """Fresh database, migrated, with one seated series of enough tables and the users.
+    PostgreSQL: the database is dropped and created; SQLite (bench.faults): the file removed."""
     parsed = urllib.parse.urlparse(db_url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+    if parsed.scheme == "sqlite":
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(parsed.path + suffix).unlink(missing_ok=True)
+    else:
+        import psycopg
+
+        name = parsed.path.lstrip("/")
+        admin = parsed._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
 
     os.environ["DATABASE_URL"] = db_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
@@ -158,7 +166,8 @@ def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
     return event
 
 
-def start_gunicorn(db_url: str, port: int, workers: int) -> subprocess.Popen:
+def start_gunicorn(db_url: str, port: int, workers: int, log=None) -> subprocess.Popen:
+    """gunicorn with production settings on 127.0.0.1; its output to ``log`` (a file) if given."""
     env = {
         **os.environ,
         "DATABASE_URL": db_url,
@@ -180,8 +189,13 @@ def start_gunicorn(db_url: str, port: int, workers: int) -> subprocess.Popen:
     process = subprocess.Popen(
         [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
          "--timeout", "30", "--graceful-timeout", "5", "--log-level", "warning"],
-        cwd=ROOT, env=env,
+        cwd=ROOT, env=env, stdout=log, stderr=log,
     )  # fmt: skip
+    return wait_until_up(process, port)
+
+
+def wait_until_up(process: subprocess.Popen, port: int) -> subprocess.Popen:
+    """Wait until the server on 127.0.0.1:``port`` answers the login page (20 s at most)."""
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -190,7 +204,7 @@ def start_gunicorn(db_url: str, port: int, workers: int) -> subprocess.Popen:
         except OSError:
             time.sleep(0.2)
     process.kill()
-    raise RuntimeError("gunicorn did not start")
+    raise RuntimeError(f"the server on port {port} did not start")
 
 
 def worker_pids(pid: int) -> list[str]:
