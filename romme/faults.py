@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import sys
+from pathlib import Path
 
 from django import db
 from django.http import HttpResponse, HttpResponseServerError, JsonResponse
@@ -38,9 +40,13 @@ _SQLITE_MESSAGES = (
     ("database or disk is full", DISK_FULL),
     ("readonly database", READ_ONLY),
     ("read-only", READ_ONLY),
-    ("unable to open database", DATABASE_UNAVAILABLE),
     ("database is locked", DATABASE_UNAVAILABLE),
 )
+# SQLite does not always name the file system's fault: when it cannot create a journal or the
+# WAL index (-shm) on a full or read-only disk it says only this (bench/faults.py, WAL mode).
+# The database's folder tells which it is.
+_SQLITE_FILE_MESSAGES = ("unable to open database", "disk i/o error")
+_FULL_BELOW_BYTES = 1 << 20  # a journal needs room for a few pages at least
 
 
 def _chain(exc: BaseException | None):
@@ -53,6 +59,30 @@ def _chain(exc: BaseException | None):
 
 def _sqlstate(exc: BaseException) -> str | None:
     return getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+
+
+def _sqlite_folder() -> Path | None:
+    """The folder of the SQLite database file (None on PostgreSQL)."""
+    settings = db.connection.settings_dict
+    if db.connection.vendor != "sqlite" or not str(settings.get("NAME") or "").strip():
+        return None
+    return Path(settings["NAME"]).parent
+
+
+def _folder_fault() -> str | None:
+    """READ_ONLY or DISK_FULL when the database's folder is read-only or (nearly) full."""
+    folder = _sqlite_folder()
+    if folder is None:
+        return None
+    try:
+        stat = os.statvfs(folder)
+    except OSError:
+        return None
+    if stat.f_flag & os.ST_RDONLY:
+        return READ_ONLY
+    if stat.f_bavail * stat.f_frsize < _FULL_BELOW_BYTES:
+        return DISK_FULL
+    return None
 
 
 def classify(exc: BaseException | None) -> str | None:
@@ -73,6 +103,8 @@ def classify(exc: BaseException | None) -> str | None:
             for text, kind in _SQLITE_MESSAGES:
                 if text in message:
                     return kind
+            if any(text in message for text in _SQLITE_FILE_MESSAGES):
+                return _folder_fault() or DATABASE_UNAVAILABLE
         if "read-only transaction" in message:
             return READ_ONLY
     for error in _chain(exc):

@@ -1,6 +1,7 @@
 """Database unavailable, disk full, read-only: 503 with a German page, nothing half-saved."""
 
 import errno
+import os
 import sqlite3
 from contextlib import contextmanager
 from unittest import mock
@@ -111,6 +112,39 @@ def test_interface_error_is_database_unavailable(scorer_client):
     with failing_sql(error, writes_only=False):
         response = scorer_client.get(reverse("home"))
     assert "nicht erreichbar" in _page(response)
+
+
+@pytest.mark.parametrize(
+    ("read_only", "free_bytes", "says"),
+    [
+        (True, 10**9, "schreibgeschützt"),
+        (False, 4096, "Speicherplatz des Servers ist voll"),
+        (False, 10**9, "nicht erreichbar"),
+    ],
+)
+@pytest.mark.parametrize("message", ["unable to open database file", "disk I/O error"])
+def test_sqlite_unable_to_open_is_told_by_the_folder(
+    scorer_client, table, tmp_path, read_only, free_bytes, says, message
+):
+    # SQLite in WAL mode on a read-only or full disk cannot create its -shm file and says
+    # only "unable to open database file" or "disk I/O error" (found by bench.faults).
+    stat = mock.Mock(f_flag=os.ST_RDONLY if read_only else 0, f_bavail=free_bytes, f_frsize=1)
+    with (
+        mock.patch("romme.faults._sqlite_folder", return_value=tmp_path),
+        mock.patch("romme.faults.os.statvfs", return_value=stat) as statvfs,
+        failing_sql(sqlite3.OperationalError(message), writes_only=False),
+    ):
+        response = _save(scorer_client, table)
+    assert says in _page(response)
+    statvfs.assert_called_with(tmp_path)
+
+
+def test_the_folder_is_only_asked_on_sqlite():
+    with mock.patch("romme.faults.db.connection") as connection:
+        connection.vendor = "postgresql"
+        assert faults._sqlite_folder() is None
+        connection.vendor, connection.settings_dict = "sqlite", {"NAME": "/srv/romme/db.sqlite3"}
+        assert str(faults._sqlite_folder()) == "/srv/romme"
 
 
 def test_disk_full_while_writing_a_file(scorer_client, table):
