@@ -16,13 +16,11 @@ Afterwards it checks the database itself and exits non-zero if any check fails.
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import os
 import random
 import re
 import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -32,9 +30,9 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.serving import PASSWORD, ROOT, Client, start_gunicorn, worker_pids
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/romme_load"
-PASSWORD = "load-test-password-1"
 
 
 @dataclass
@@ -54,45 +52,6 @@ class Stats:
     def status(self, code: int) -> None:
         with self.lock:
             self.statuses[code] = self.statuses.get(code, 0) + 1
-
-
-class Client:
-    """One browser: a cookie jar, CSRF handling, no redirects followed."""
-
-    class _NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    def __init__(self, base: str):
-        self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), self._NoRedirect
-        )
-        self.headers = None  # the last answer's headers
-
-    def request(self, path: str, data: dict | None = None) -> tuple[int, str]:
-        body = None
-        headers = {"Accept-Language": "en"}
-        if data is not None:
-            token = next((c.value for c in self.jar if c.name == "csrftoken"), "")
-            data = {**data, "csrfmiddlewaretoken": token}
-            body = urllib.parse.urlencode(data).encode()
-            headers["Referer"] = self.base + path
-        req = urllib.request.Request(self.base + path, data=body, headers=headers)
-        try:
-            with self.opener.open(req, timeout=30) as response:
-                self.headers = response.headers
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            self.headers = error.headers
-            return error.code, error.read().decode(errors="replace")
-
-    def login(self, username: str) -> None:
-        self.request("/login/")
-        status, _ = self.request("/login/", {"username": username, "password": PASSWORD})
-        if status != 302:
-            raise RuntimeError(f"login of {username} failed: {status}")
 
 
 def _version(html: str) -> int:
@@ -164,54 +123,6 @@ def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
         ClubRole(user=u, club=clubs[0], role=ClubRole.Role.SCORER) for u in users
     )
     return event
-
-
-def start_gunicorn(db_url: str, port: int, workers: int, log=None) -> subprocess.Popen:
-    """gunicorn with production settings on 127.0.0.1; its output to ``log`` (a file) if given."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "load-test-" + "x" * 50,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "SESSION_COOKIE_SECURE": "0",
-        "CSRF_COOKIE_SECURE": "0",
-        "SECURE_HSTS_SECONDS": "0",
-        "CONN_MAX_AGE": "60",
-        "LOG_LEVEL": "WARNING",
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env=env, check=True,
-    )  # fmt: skip
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    process = subprocess.Popen(
-        [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-         "--timeout", "30", "--graceful-timeout", "5", "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=log,
-    )  # fmt: skip
-    return wait_until_up(process, port)
-
-
-def wait_until_up(process: subprocess.Popen, port: int) -> subprocess.Popen:
-    """Wait until the server on 127.0.0.1:``port`` answers the login page (20 s at most)."""
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/login/", timeout=1)
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError(f"the server on port {port} did not start")
-
-
-def worker_pids(pid: int) -> list[str]:
-    """The process ids of a gunicorn master's workers."""
-    return subprocess.run(
-        ["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False
-    ).stdout.split()
 
 
 def kill_workers(args, server, threads, killed: list[int]) -> None:
