@@ -5,9 +5,10 @@ database or folder are not bugs: the request can be sent again once the fault is
 page says what happened and that entries typed into the score-sheet grid are kept in the
 browser (the grid keeps an unsaved draft; see static/js/sheet.js).
 
-Two hooks catch them: `ServiceUnavailableMiddleware.process_exception` for exceptions of a
-view (with DEBUG on as well: the club laptop runs `make run`), and `server_error`
-(handler500) for exceptions in a middleware, such as saving the session.
+Three hooks catch them: `ServiceUnavailableMiddleware.process_exception` for exceptions of
+a view (with DEBUG on as well: the club laptop runs `make run`), `SessionMiddleware` for
+saving the session after the view (Django would answer 400, see there), and `server_error`
+(handler500) for exceptions in any other middleware.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import sys
 from pathlib import Path
 
 from django import db
+from django.contrib.sessions import middleware as sessions
+from django.contrib.sessions.exceptions import SessionInterrupted
 from django.http import HttpResponse, HttpResponseServerError, JsonResponse
 from django.template import loader
 
@@ -141,14 +144,41 @@ class ServiceUnavailableMiddleware:
         kind = classify(exception)
         if kind is None:
             return None
-        log.error(
-            "503 (%s) for %s %s",
-            kind,
-            request.method,
-            request.path,
-            exc_info=(type(exception), exception, exception.__traceback__),
-        )
+        _log(request, kind, exception)
         return fault_response(request, kind)
+
+
+class SessionMiddleware(sessions.SessionMiddleware):
+    """Django's, except that a fault while saving the session answers the 503 page.
+
+    Django's database session store turns any database error of an update into UpdateError
+    and its middleware that into SessionInterrupted: a 400 "Bad request" (with DEBUG on, the
+    debug page). bench/faults.py met it for real: PostgreSQL restarted after a sheet save's
+    commit, before its answer (the save stores a note in the session). A page whose only
+    write is the session (the sheet page dropping that note, a phone naming its seat) met
+    it on a full or read-only disk too. The sheet's resend is then answered as saved
+    (scoring.sheets.services), so "save again" on the 503 page is right either way.
+    """
+
+    def process_response(self, request, response):
+        try:
+            return super().process_response(request, response)
+        except (SessionInterrupted, db.DatabaseError) as error:
+            kind = classify(error)
+            if kind is None:
+                raise
+            _log(request, kind, error)
+            return fault_response(request, kind)
+
+
+def _log(request, kind: str, exception: BaseException) -> None:
+    log.error(
+        "503 (%s) for %s %s",
+        kind,
+        request.method,
+        request.path,
+        exc_info=(type(exception), exception, exception.__traceback__),
+    )
 
 
 def server_error(request, *args, **kwargs):
