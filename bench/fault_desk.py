@@ -36,7 +36,8 @@ class Answer:
     method: str
     path: str
     status: int  # 0: the connection dropped or was refused
-    at: float
+    at: float  # answered (time.monotonic)
+    sent: float
     kind: str = ""  # 5xx: page_kind()
     retry_after: str | None = None
 
@@ -56,7 +57,7 @@ class Desk:
     answers: list[Answer] = field(default_factory=list)
     posted: dict[int, dict] = field(default_factory=dict)
     phase_of: dict[int, str] = field(default_factory=dict)  # where a table's save began
-    outcome: dict[int, str] = field(default_factory=dict)  # saved | landed before | ...
+    outcome: dict[int, str] = field(default_factory=dict)  # "saved" or what went wrong
     done: int = 0  # tables finished in the current phase
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -65,11 +66,12 @@ class Desk:
 
     def ask(self, client: Client, path: str, data=None) -> tuple[int, str]:
         """One request, recorded; (0, "") when the connection failed."""
+        sent = time.monotonic()
         try:
             status, body = client.request(path, data)
         except OSError:
             status, body = 0, ""
-        answer = Answer(self.phase, "POST" if data else "GET", path, status, time.monotonic())
+        answer = Answer(self.phase, "POST" if data else "GET", path, status, time.monotonic(), sent)
         if status >= 500:
             answer.kind = page_kind(body)
             answer.retry_after = client.headers.get("Retry-After") if client.headers else None
@@ -100,8 +102,8 @@ class Desk:
             if status == 302:
                 self.outcome[number] = "saved"
                 return
-            if status == 409:  # an earlier send landed, its answer was lost (checked later)
-                self.outcome[number] = "landed before"
+            if status == 409:  # an earlier send landed and its answer was lost?
+                self.outcome[number] = "a resend refused as a conflict (409)"
                 return
             if status not in (0, 500, 503):
                 self.outcome[number] = f"refused {status}"
@@ -215,14 +217,13 @@ def check_database(desk: Desk) -> tuple[list[str], Counter]:
         if not rows or rows != _grid_rows(versions[-1].grid):
             failures.append(f"table {number}: {len(rows)} hands, not v{sheet.version}'s grid")
     for number, outcome in sorted(desk.outcome.items()):
-        if outcome not in ("saved", "landed before"):
-            failures.append(f"table {number}: {outcome}")
-            continue
-        sheet = sheets.get(number)
-        typed = _typed(desk.posted[number], desk.sizes[number], desk.rounds)
-        if sheet is None or _as_typed(_hand_rows(sheet)) != typed:
+        sheet, sent = sheets.get(number), desk.posted.get(number)
+        stored = bool(sheet and sent) and _as_typed(_hand_rows(sheet)) == _typed(
+            sent, desk.sizes[number], desk.rounds
+        )
+        if outcome != "saved" or not stored:
             lost[desk.phase_of[number]] += outcome == "saved"
-            failures.append(f"table {number}: {outcome}, but not stored as sent")
+            failures.append(f"table {number}: {outcome}, {'' if stored else 'not '}stored")
     return failures, lost
 
 

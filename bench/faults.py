@@ -120,7 +120,7 @@ def run_postgres(args) -> int:
 AFTER_COMMIT = "restart between a save's commit and its answer"
 
 
-def restart_after_commit(desk: Desk, client: Client, number: int, url: str) -> float:
+def restart_after_commit(desk: Desk, client: Client, number: int, url: str) -> tuple:
     """One save whose answer waits for the session row (locked here) after the sheet's commit,
     while PostgreSQL restarts: the answer is a 503, the sheet is stored; the browser resends."""
     import psycopg
@@ -136,10 +136,10 @@ def restart_after_commit(desk: Desk, client: Client, number: int, url: str) -> f
             time.sleep(0.02)
     started = time.monotonic()
     pg_ctl("restart", "-m", "fast")
-    took = time.monotonic() - started
+    back = time.monotonic()
     locker.close()
     thread.join(timeout=600)
-    return took
+    return started, back
 
 
 def _postgres_phases(args, url: str) -> int:
@@ -168,7 +168,7 @@ def _postgres_phases(args, url: str) -> int:
             newcomer = threading.Thread(target=lambda p=p: logins.append(desk.newcomer(f"c{p}")))
             newcomer.start()
             fault()
-            took[phase] = time.monotonic() - started
+            took[phase] = started, time.monotonic()
             for thread in [*threads, newcomer]:
                 thread.join(timeout=600)
         took[AFTER_COMMIT] = restart_after_commit(desk, clients[0], numbers[-1], url)
@@ -194,7 +194,15 @@ def _postgres_phases(args, url: str) -> int:
     print_table(f"PostgreSQL {_pg_version()} faults during saves: {args.saves} saves per fault, "
                 f"{args.scorers} scorers, gunicorn {args.workers} workers, DEBUG=0",
                 desk, rows, lost)  # fmt: skip
-    print("pg_ctlcluster took: " + ", ".join(f"{p} {s:.1f} s" for p, s in took.items()))
+    # With CONN_HEALTH_CHECKS a worker's connection from before the fault is tested and
+    # replaced: no request sent after PostgreSQL is back should fail.
+    late = Counter(a.phase for a in desk.answers
+                   if (a.status == 0 or a.status >= 500) and a.sent > took[a.phase][1])  # fmt: skip
+    for phase, (started, back) in took.items():
+        print(f"{phase}: pg_ctlcluster {back - started:.1f} s; requests sent after it "
+              f"returned that failed: {late[phase]}")  # fmt: skip
+    if late:
+        failures.append(f"requests failed after PostgreSQL was back: {dict(late)}")
     print_causes(log_path)
     return verdict(failures + db_failures)
 
