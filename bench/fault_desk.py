@@ -265,13 +265,13 @@ def print_table(title: str, desk: Desk, rows: dict[str, str], lost: Counter) -> 
 
 
 def print_causes(log_path: Path) -> None:
-    """The exceptions behind the 5xx, from the server's log (faults.py logs each one)."""
+    """The driver's exceptions behind the 5xx, from the server's log (faults.py logs each)."""
     causes = Counter(
-        re.sub(r"\d+", "N", line.strip())[:100]
+        re.sub(r"\s+", " ", re.sub(r"connection to server at .*? failed: ", "", line))[:100]
         for line in log_path.read_text(errors="replace").splitlines()
-        if re.match(r"^(psycopg|django\.db|sqlite3)[\w.]*: ", line)
+        if re.match(r"^(psycopg|sqlite3)[\w.]*: ", line)
     )
-    print(f"exceptions in {log_path.relative_to(ROOT)} (last line of each traceback):")
+    print(f"exceptions in {log_path.relative_to(ROOT)} (the driver's, last line of a traceback):")
     for cause, count in causes.most_common(10):
         print(f"  {count:4d} x {cause}")
 
