@@ -16,13 +16,11 @@ Afterwards it checks the database itself and exits non-zero if any check fails.
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import os
 import random
 import re
 import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -32,9 +30,9 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.serving import PASSWORD, ROOT, Client, start_gunicorn, worker_pids
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/romme_load"
-PASSWORD = "load-test-password-1"
 
 
 @dataclass
@@ -54,42 +52,6 @@ class Stats:
     def status(self, code: int) -> None:
         with self.lock:
             self.statuses[code] = self.statuses.get(code, 0) + 1
-
-
-class Client:
-    """One browser: a cookie jar, CSRF handling, no redirects followed."""
-
-    class _NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    def __init__(self, base: str):
-        self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), self._NoRedirect
-        )
-
-    def request(self, path: str, data: dict | None = None) -> tuple[int, str]:
-        body = None
-        headers = {"Accept-Language": "en"}
-        if data is not None:
-            token = next((c.value for c in self.jar if c.name == "csrftoken"), "")
-            data = {**data, "csrfmiddlewaretoken": token}
-            body = urllib.parse.urlencode(data).encode()
-            headers["Referer"] = self.base + path
-        req = urllib.request.Request(self.base + path, data=body, headers=headers)
-        try:
-            with self.opener.open(req, timeout=30) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode(errors="replace")
-
-    def login(self, username: str) -> None:
-        self.request("/login/")
-        status, _ = self.request("/login/", {"username": username, "password": PASSWORD})
-        if status != 302:
-            raise RuntimeError(f"login of {username} failed: {status}")
 
 
 def _version(html: str) -> int:
@@ -115,15 +77,20 @@ def _sheet_post(ruleset, size: int, rounds: int, rng: random.Random, version: in
 
 
 def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
-    """Fresh database, migrated, with one seated series of enough tables and the users."""
-    import psycopg
-
+    """Fresh database, migrated, with one seated series of enough tables and the users.
+    PostgreSQL: the database is dropped and created; SQLite (bench.faults): the file removed."""
     parsed = urllib.parse.urlparse(db_url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+    if parsed.scheme == "sqlite":
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(parsed.path + suffix).unlink(missing_ok=True)
+    else:
+        import psycopg
+
+        name = parsed.path.lstrip("/")
+        admin = parsed._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
 
     os.environ["DATABASE_URL"] = db_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
@@ -156,48 +123,6 @@ def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
         ClubRole(user=u, club=clubs[0], role=ClubRole.Role.SCORER) for u in users
     )
     return event
-
-
-def start_gunicorn(db_url: str, port: int, workers: int) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "load-test-" + "x" * 50,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "SESSION_COOKIE_SECURE": "0",
-        "CSRF_COOKIE_SECURE": "0",
-        "SECURE_HSTS_SECONDS": "0",
-        "CONN_MAX_AGE": "60",
-        "LOG_LEVEL": "WARNING",
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env=env, check=True,
-    )  # fmt: skip
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    process = subprocess.Popen(
-        [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-         "--timeout", "30", "--graceful-timeout", "5", "--log-level", "warning"],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/login/", timeout=1)
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("gunicorn did not start")
-
-
-def worker_pids(pid: int) -> list[str]:
-    """The process ids of a gunicorn master's workers."""
-    return subprocess.run(
-        ["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False
-    ).stdout.split()
 
 
 def kill_workers(args, server, threads, killed: list[int]) -> None:

@@ -30,7 +30,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.load import Client, kill_workers, start_gunicorn, worker_pids
+from bench.load import kill_workers
+from bench.serving import Client, start_gunicorn, worker_pids
 
 
 @dataclass

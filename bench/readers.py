@@ -40,8 +40,8 @@ import urllib.request
 
 from bench import scorers as desks
 from bench import server_cpu
-from bench.load import ROOT, start_gunicorn
 from bench.read_clients import VIEWS, Tally, start_readers
+from bench.serving import ROOT, start_gunicorn
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/live_readers"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/3"

@@ -17,7 +17,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from bench.load import PASSWORD, Client, _sheet_post, _version, worker_pids
+from bench.load import _sheet_post, _version
+from bench.serving import PASSWORD, Client, worker_pids
 
 
 @dataclass

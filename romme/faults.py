@@ -5,18 +5,23 @@ database or folder are not bugs: the request can be sent again once the fault is
 page says what happened and that entries typed into the score-sheet grid are kept in the
 browser (the grid keeps an unsaved draft; see static/js/sheet.js).
 
-Two hooks catch them: `ServiceUnavailableMiddleware.process_exception` for exceptions of a
-view (with DEBUG on as well: the club laptop runs `make run`), and `server_error`
-(handler500) for exceptions in a middleware, such as saving the session.
+Three hooks catch them: `ServiceUnavailableMiddleware.process_exception` for exceptions of
+a view (with DEBUG on as well: the club laptop runs `make run`), `SessionMiddleware` for
+saving the session after the view (Django would answer 400, see there), and `server_error`
+(handler500) for exceptions in any other middleware.
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import os
 import sys
+from pathlib import Path
 
 from django import db
+from django.contrib.sessions import middleware as sessions
+from django.contrib.sessions.exceptions import SessionInterrupted
 from django.http import HttpResponse, HttpResponseServerError, JsonResponse
 from django.template import loader
 
@@ -38,9 +43,13 @@ _SQLITE_MESSAGES = (
     ("database or disk is full", DISK_FULL),
     ("readonly database", READ_ONLY),
     ("read-only", READ_ONLY),
-    ("unable to open database", DATABASE_UNAVAILABLE),
     ("database is locked", DATABASE_UNAVAILABLE),
 )
+# SQLite does not always name the file system's fault: when it cannot create a journal or the
+# WAL index (-shm) on a full or read-only disk it says only this (bench/faults.py, WAL mode).
+# The database's folder tells which it is.
+_SQLITE_FILE_MESSAGES = ("unable to open database", "disk i/o error")
+_FULL_BELOW_BYTES = 1 << 20  # a journal needs room for a few pages at least
 
 
 def _chain(exc: BaseException | None):
@@ -53,6 +62,30 @@ def _chain(exc: BaseException | None):
 
 def _sqlstate(exc: BaseException) -> str | None:
     return getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+
+
+def _sqlite_folder() -> Path | None:
+    """The folder of the SQLite database file (None on PostgreSQL)."""
+    settings = db.connection.settings_dict
+    if db.connection.vendor != "sqlite" or not str(settings.get("NAME") or "").strip():
+        return None
+    return Path(settings["NAME"]).parent
+
+
+def _folder_fault() -> str | None:
+    """READ_ONLY or DISK_FULL when the database's folder is read-only or (nearly) full."""
+    folder = _sqlite_folder()
+    if folder is None:
+        return None
+    try:
+        stat = os.statvfs(folder)
+    except OSError:
+        return None
+    if stat.f_flag & os.ST_RDONLY:
+        return READ_ONLY
+    if stat.f_bavail * stat.f_frsize < _FULL_BELOW_BYTES:
+        return DISK_FULL
+    return None
 
 
 def classify(exc: BaseException | None) -> str | None:
@@ -73,6 +106,8 @@ def classify(exc: BaseException | None) -> str | None:
             for text, kind in _SQLITE_MESSAGES:
                 if text in message:
                     return kind
+            if any(text in message for text in _SQLITE_FILE_MESSAGES):
+                return _folder_fault() or DATABASE_UNAVAILABLE
         if "read-only transaction" in message:
             return READ_ONLY
     for error in _chain(exc):
@@ -109,14 +144,41 @@ class ServiceUnavailableMiddleware:
         kind = classify(exception)
         if kind is None:
             return None
-        log.error(
-            "503 (%s) for %s %s",
-            kind,
-            request.method,
-            request.path,
-            exc_info=(type(exception), exception, exception.__traceback__),
-        )
+        _log(request, kind, exception)
         return fault_response(request, kind)
+
+
+class SessionMiddleware(sessions.SessionMiddleware):
+    """Django's, except that a fault while saving the session answers the 503 page.
+
+    Django's database session store turns any database error of an update into UpdateError
+    and its middleware that into SessionInterrupted: a 400 "Bad request" (with DEBUG on, the
+    debug page). bench/faults.py met it for real: PostgreSQL restarted after a sheet save's
+    commit, before its answer (the save stores a note in the session). A page whose only
+    write is the session (the sheet page dropping that note, a phone naming its seat) met
+    it on a full or read-only disk too. The sheet's resend is then answered as saved
+    (scoring.sheets.services), so "save again" on the 503 page is right either way.
+    """
+
+    def process_response(self, request, response):
+        try:
+            return super().process_response(request, response)
+        except (SessionInterrupted, db.DatabaseError) as error:
+            kind = classify(error)
+            if kind is None:
+                raise
+            _log(request, kind, error)
+            return fault_response(request, kind)
+
+
+def _log(request, kind: str, exception: BaseException) -> None:
+    log.error(
+        "503 (%s) for %s %s",
+        kind,
+        request.method,
+        request.path,
+        exc_info=(type(exception), exception, exception.__traceback__),
+    )
 
 
 def server_error(request, *args, **kwargs):

@@ -73,7 +73,8 @@ MIDDLEWARE = [
     # An anonymous reader's 304 or cached public standings, before the session, locale,
     # CSRF, auth and message middleware (issue 19: most of the traffic, little work).
     "scoring.standings.public.PublicCacheMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's session middleware, answering a fault while saving the session with 503.
+    "romme.faults.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -1,6 +1,7 @@
 """Database unavailable, disk full, read-only: 503 with a German page, nothing half-saved."""
 
 import errno
+import os
 import sqlite3
 from contextlib import contextmanager
 from unittest import mock
@@ -14,7 +15,8 @@ from django.urls import reverse
 
 from romme import faults
 from scoring.models import Hand, Sheet
-from tests.sheets.conftest import make_series, post_data, random_grid
+from scoring.sheets import services
+from tests.sheets.conftest import make_series, post_data, random_grid, scorer
 
 pytestmark = pytest.mark.django_db
 
@@ -23,12 +25,15 @@ WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 @contextmanager
-def failing_sql(error, *, writes_only=True):
-    """Every SQL statement (or every write) raises `error` as the database driver would."""
+def failing_sql(error, *, writes_only=True, table=None):
+    """Every SQL statement (or every write, of `table` only) raises `error` as the database
+    driver would."""
     original = CursorWrapper._execute
 
     def execute(self, sql, params, *args):
-        if not writes_only or sql.lstrip().upper().startswith(WRITES):
+        if (not writes_only or sql.lstrip().upper().startswith(WRITES)) and (
+            table is None or table in sql
+        ):
             if isinstance(error, sqlite3.Error | psycopg.Error):
                 # What Django's wrapper makes of a driver's error, on either database.
                 names = [k.__name__ for k in type(error).__mro__]
@@ -111,6 +116,105 @@ def test_interface_error_is_database_unavailable(scorer_client):
     with failing_sql(error, writes_only=False):
         response = scorer_client.get(reverse("home"))
     assert "nicht erreichbar" in _page(response)
+
+
+@pytest.mark.parametrize(
+    ("read_only", "free_bytes", "says"),
+    [
+        (True, 10**9, "schreibgeschützt"),
+        (False, 4096, "Speicherplatz des Servers ist voll"),
+        (False, 10**9, "nicht erreichbar"),
+    ],
+)
+@pytest.mark.parametrize("message", ["unable to open database file", "disk I/O error"])
+def test_sqlite_unable_to_open_is_told_by_the_folder(
+    scorer_client, table, tmp_path, read_only, free_bytes, says, message
+):
+    # SQLite in WAL mode on a read-only or full disk cannot create its -shm file and says
+    # only "unable to open database file" or "disk I/O error" (found by bench.faults).
+    stat = mock.Mock(f_flag=os.ST_RDONLY if read_only else 0, f_bavail=free_bytes, f_frsize=1)
+    with (
+        mock.patch("romme.faults._sqlite_folder", return_value=tmp_path),
+        mock.patch("romme.faults.os.statvfs", return_value=stat) as statvfs,
+        failing_sql(sqlite3.OperationalError(message), writes_only=False),
+    ):
+        response = _save(scorer_client, table)
+    assert says in _page(response)
+    statvfs.assert_called_with(tmp_path)
+
+
+def test_the_folder_is_only_asked_on_sqlite():
+    with mock.patch("romme.faults.db.connection") as connection:
+        connection.vendor = "postgresql"
+        assert faults._sqlite_folder() is None
+        connection.vendor, connection.settings_dict = "sqlite", {"NAME": "/srv/romme/db.sqlite3"}
+        assert str(faults._sqlite_folder()) == "/srv/romme"
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_fault_after_the_commit_answers_503_and_the_resend_is_saved(
+    scorer_client, table, settings, debug
+):
+    # bench.faults: PostgreSQL restarted after a save's commit, while the answer wrote the
+    # session. Django's session middleware made that a 400 "Bad request" (DEBUG: debug page).
+    settings.DEBUG = debug
+    shutdown = psycopg.errors.AdminShutdown("terminating connection due to administrator command")
+    with failing_sql(shutdown, table="django_session"):
+        response = _save(scorer_client, table)
+    assert "nicht erreichbar" in _page(response)
+    sheet = Sheet.objects.get(table=table)
+    assert sheet.version == 1  # committed before the answer failed
+    # The browser sends its draft again: answered as saved, not as someone else's conflict.
+    response = _save(scorer_client, table)
+    assert response.status_code == 302
+    assert Sheet.objects.get(table=table).versions.count() == 1
+
+
+def test_a_page_whose_only_write_is_the_session_answers_503(scorer_client, table):
+    # The sheet page after a save drops the "saved" note from the session: a write on a GET.
+    assert _save(scorer_client, table).status_code == 302
+    url = reverse("scoring:sheet_entry", args=[table.series_id, table.number])
+    full = sqlite3.OperationalError("database or disk is full")
+    with failing_sql(full, table="django_session"):
+        response = scorer_client.get(url)
+    assert "Speicherplatz des Servers ist voll" in _page(response)
+
+
+def test_a_session_really_gone_is_still_djangos_400(scorer_client, table):
+    from django.contrib.sessions.backends.base import UpdateError
+
+    # Deleted meanwhile (logged out in another tab): no fault, Django's answer stays.
+    with mock.patch(
+        "django.contrib.sessions.backends.db.SessionStore.save", side_effect=UpdateError
+    ):
+        response = _save(scorer_client, table)
+    assert response.status_code == 400
+
+
+def test_a_resend_is_the_same_save_only_when_nothing_differs(table, scorer_a, club_a):
+    grid, other_grid = random_grid(seed=3), random_grid(seed=4)
+    first = services.save_sheet(scorer_a, table, grid, expected_version=0, submit=True)
+    again = services.save_sheet(scorer_a, table, grid, expected_version=0, submit=True)
+    assert again.version.pk == first.version.pk and again.stored_hands == 20
+    someone_else = scorer(club_a, "bernd")
+    for actor, sent, submit in [
+        (someone_else, grid, True),  # another user's save is a conflict
+        (scorer_a, other_grid, True),  # so is a different grid
+    ]:
+        with pytest.raises(services.SheetConflict):
+            services.save_sheet(actor, table, sent, expected_version=0, submit=submit)
+    services.save_sheet(scorer_a, table, other_grid, expected_version=1, submit=True)
+    with pytest.raises(services.SheetConflict):  # two versions on: not the save it repeats
+        services.save_sheet(scorer_a, table, grid, expected_version=0, submit=True)
+    assert Sheet.objects.get(table=table).version == 2
+
+
+def test_a_resent_draft_is_the_same_save_but_not_as_an_entry(table, scorer_a):
+    grid = random_grid(seed=3)
+    services.save_sheet(scorer_a, table, grid, expected_version=0, submit=False)
+    assert services.save_sheet(scorer_a, table, grid, expected_version=0).version.number == 1
+    with pytest.raises(services.SheetConflict):  # entering it is a new save
+        services.save_sheet(scorer_a, table, grid, expected_version=0, submit=True)
 
 
 def test_disk_full_while_writing_a_file(scorer_client, table):

@@ -197,24 +197,23 @@
       return false;
     }
     var draft = readDraft(draftKeyFor(version));
-    var older = false;
+    var older = null;
     if (!draft) {
-      var found = olderDraft(version);
-      if (found) {
-        draft = readDraft(found.key);
-        if (draft) {
-          /* Save from the version the draft was typed on: the server then shows the
-             differences instead of overwriting the newer version. */
-          window.localStorage.removeItem(found.key);
-          versionInput.value = String(found.version);
-          older = true;
-        }
+      older = olderDraft(version);
+      if (older) {
+        draft = readDraft(older.key);
+        window.localStorage.removeItem(older.key);
       }
     }
+    /* A draft the page already shows is no draft: above all the grid of a save whose
+       answer was lost (a 503 after the commit), now the stored version. */
     if (!draft || !draft.fields || !differs(draft.fields, snapshot())) return false;
+    /* Save from the version the draft was typed on: the server then shows the
+       differences instead of overwriting the newer version. */
+    if (older) versionInput.value = String(older.version);
     apply(draft.fields);
     if (older) keepDraft();
-    showDraftNote(older);
+    showDraftNote(Boolean(older));
     return true;
   }
 

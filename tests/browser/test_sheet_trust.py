@@ -2,18 +2,22 @@
 
 Conflict then confirm stores what the scorer's grid shows; a changed grid cannot be
 confirmed; a differing blind entry becomes a dispute a director resolves side by side;
-typing survives a reload and a failed save; the cursor starts in the first empty cell.
+typing survives a reload and a failed save (a stubbed 503 and real ones from romme.faults);
+the cursor starts in the first empty cell.
 """
 
 import copy
 import re
+import sqlite3
 
+import psycopg.errors
 import pytest
 
 from scoring.models import HandSeat, Sheet
 from scoring.sheets import services
 from tests.factories import user_with_role
 from tests.sheets.conftest import make_series, random_grid, scorer
+from tests.test_faults import KEPT, failing_sql
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -318,6 +322,79 @@ def test_typing_survives_a_reload_and_a_failed_save_and_leaving_asks_first(live_
         )
     finally:
         ctx.close()
+
+
+def _drafts(page) -> int:
+    return page.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('romme-sheet-draft')).length"
+    )
+
+
+def test_a_real_503_keeps_the_typed_cells_until_they_are_saved(live_server, browser):
+    # The server itself answers 503 (romme.faults), not a stubbed route: the disk is full.
+    series, tables = make_series(_club())
+    scorer(series.event.club, "anna")
+    url = _url(tables[0])
+    ctx, page = _login(browser, live_server, "anna", url)
+    try:
+        for name, value in [("cell-1-1", "0"), ("cell-1-2", "17"), ("cell-1-3", "23")]:
+            page.fill(f"input[name='{name}']", value)
+        page.wait_for_timeout(100)
+        with failing_sql(sqlite3.OperationalError("database or disk is full")):
+            page.click("#sheet-draft")
+            page.locator("h1", has_text="Vorübergehend nicht verfügbar").wait_for()
+        text = page.locator("body").inner_text()
+        assert "Der Speicherplatz des Servers ist voll" in text and KEPT in text
+        assert page.locator("html").get_attribute("lang") == "de"
+        assert not Sheet.objects.filter(table=tables[0]).exists()
+
+        # The next visit restores the typing; saving it drops the draft.
+        page.goto(f"{live_server.url}{url}")
+        page.locator("#sheet-draft-note").wait_for()
+        assert page.input_value("input[name='cell-1-2']") == "17"
+        assert page.input_value("input[name='cell-1-3']") == "23"
+        page.click("#sheet-draft")
+        page.locator(".messages .message.success").first.wait_for()
+        page.reload()
+        assert not page.locator("#sheet-draft-note").is_visible()
+        assert page.input_value("input[name='cell-1-3']") == "23"
+        assert _drafts(page) == 0
+    finally:
+        ctx.close()
+    assert Sheet.objects.get(table=tables[0]).version == 1
+
+
+def test_a_503_after_the_commit_leaves_no_stale_draft_behind(live_server, browser):
+    # PostgreSQL went away after the save's commit, while the answer wrote the session
+    # (bench.faults): the browser saw the 503 page, but the sheet is saved.
+    series, tables = make_series(_club())
+    scorer(series.event.club, "anna")
+    url = _url(tables[0])
+    ctx, page = _login(browser, live_server, "anna", url)
+    shutdown = psycopg.errors.AdminShutdown("terminating connection due to administrator command")
+    try:
+        page.fill("input[name='cell-1-1']", "0")
+        page.fill("input[name='cell-1-2']", "17")
+        page.wait_for_timeout(100)
+        with failing_sql(shutdown, table="django_session"):
+            page.click("#sheet-draft")
+            page.locator("h1", has_text="Vorübergehend nicht verfügbar").wait_for()
+        assert "Die Datenbank ist im Moment nicht erreichbar" in page.locator("body").inner_text()
+        assert Sheet.objects.get(table=tables[0]).version == 1
+
+        # The page shows the saved version; the draft typed on version 0 equals it and is
+        # dropped, so the next save starts from version 1 instead of a conflict with itself.
+        page.goto(f"{live_server.url}{url}")
+        assert page.input_value("input[name='cell-1-2']") == "17"
+        assert not page.locator("#sheet-draft-note").is_visible()
+        assert page.input_value("#expected-version") == "1"
+        page.fill("input[name='cell-1-3']", "23")
+        page.click("#sheet-draft")
+        page.locator(".messages .message.success").first.wait_for()
+        assert _drafts(page) == 0
+    finally:
+        ctx.close()
+    assert Sheet.objects.get(table=tables[0]).version == 2
 
 
 def test_a_series_not_started_refuses_sheets_and_says_what_to_do(live_server, browser):
