@@ -9,6 +9,7 @@ from unittest import mock
 import psycopg.errors
 import pytest
 from django import db as django_db
+from django.core.exceptions import ValidationError
 from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.urls import reverse
@@ -263,3 +264,23 @@ class DiskFullMiddleware:
     def __call__(self, request):
         self.get_response(request)
         raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_resent_confirmation_is_answered_as_confirmed(table, scorer_a, club_a):
+    # The confirmation's answer lost to a fault after its commit: the browser sends it again.
+    grid = random_grid(seed=3)
+    services.save_sheet(scorer_a, table, grid, expected_version=0, submit=True)
+    second = scorer(club_a, "bernd")
+    first = services.confirm_sheet(second, table, grid, expected_version=1)
+    again = services.confirm_sheet(second, table, grid, expected_version=1)
+    assert again.pk == first.pk
+    assert Sheet.objects.get(table=table).versions.count() == 2
+    # Not the same confirmation: another scorer, another grid, an older page.
+    for actor, sent, version in [
+        (scorer(club_a, "carla"), grid, 1),
+        (second, random_grid(seed=4), 1),
+        (second, grid, 0),
+    ]:
+        with pytest.raises((ValidationError, services.SheetConflict)):
+            services.confirm_sheet(actor, table, sent, expected_version=version)
+    assert Sheet.objects.get(table=table).versions.count() == 2

@@ -296,7 +296,13 @@ def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> 
     was loaded with: a newer version is a SheetConflict, and a grid that differs from the
     stored version in any cell is refused (confirming it would silently drop the edit).
     """
-    table, sheet = _lock_entered(actor, table, expected_version)
+    try:
+        table, sheet = _lock_entered(actor, table, expected_version)
+    except ValidationError:
+        repeated = _repeated_confirmation(actor, table, grid, expected_version)
+        if repeated is None:
+            raise
+        return repeated
     if table.series.event.blind_confirmation:
         raise ValidationError(
             _("This event confirms sheets blind: type the sheet again to confirm it.")
@@ -323,6 +329,28 @@ def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> 
     version = next_version(sheet, actor, SheetVersion.Kind.CONFIRMATION, content.grid)
     bump_results_version(table.series.event_id)
     return version
+
+
+def _repeated_confirmation(actor, table: Table, grid: dict, expected_version: int):
+    """This very confirmation, made already (its answer was lost, as `_repeated_save`): the
+    sheet confirmed by ``actor`` in the version right after the one the page showed, with
+    the grid the page shows. Anything else keeps its refusal."""
+    sheet = Sheet.objects.filter(table=table).first()
+    if (
+        sheet is None
+        or sheet.status != Sheet.Status.CONFIRMED
+        or sheet.confirmed_by_id != actor.pk
+        or sheet.version != expected_version + 1
+    ):
+        return None
+    newest = sheet.versions.order_by("-number").first()
+    if newest.kind != SheetVersion.Kind.CONFIRMATION or newest.created_by_id != actor.pk:
+        return None
+    try:
+        shown = read_grid(grid, table, _seats(table))
+    except ValidationError:
+        return None
+    return None if sheets_grid.diff_grids(newest.grid, shown) else newest
 
 
 @transaction.atomic
