@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 from django.db import DatabaseError, transaction
 
 from common import limits
@@ -37,6 +37,7 @@ class Command(BaseCommand):
             help="Run the whole import, report, and roll it back (nothing is kept).",
         )
 
+    @no_translations  # the command speaks English, its refusals too
     def handle(self, *args, file, rename=None, user=None, check=False, **options):
         try:
             path = Path(file)
@@ -63,7 +64,8 @@ class Command(BaseCommand):
         except _DryRun:
             self.stdout.write("Check only: nothing was kept.")
         except ArchiveError as err:
-            raise CommandError(f"Refused, nothing imported: {err}") from err
+            hint = " with --rename NEW_NAME" if err.code == "duplicate" else ""
+            raise CommandError(f"Refused, nothing imported: {err}{hint}") from err
         except (ValidationError, DatabaseError, ValueError, OverflowError) as err:
             # What the checks above missed still ends as a message, never a traceback.
             text = "; ".join(err.messages) if isinstance(err, ValidationError) else str(err)
