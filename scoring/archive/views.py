@@ -15,7 +15,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from scoring.archive import jobs
@@ -33,7 +33,7 @@ CREATED_LABELS = {
     "players": gettext_lazy("players"),
     "participants": gettext_lazy("participants"),
     "groups": gettext_lazy("pairs and teams"),
-    "series": gettext_lazy("series"),
+    "series": pgettext_lazy("created by an import", "series"),
     "tables": gettext_lazy("tables"),
     "sheets": gettext_lazy("score sheets"),
     "versions": gettext_lazy("versions of score sheets"),
