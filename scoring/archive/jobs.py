@@ -144,7 +144,7 @@ def queue_import(
         id=secrets.token_urlsafe(18),
         user=user,
         language=translation.get_language() or "de",
-        filename=(filename or "")[:255],
+        filename=limits.CONTROL_CHARS.sub("", filename or "")[:255],
         size=len(content),
         text=content.decode("utf-8-sig"),
         rename=(rename or "").strip(),

@@ -21,14 +21,15 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import formats, timezone, translation
+from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from clubs.models import Club, Player
 from common import limits
 from scoring.archive.fields import is_user_fk, model_fields, remap, user_model
-from scoring.archive.validate import ArchiveError, json_path, shorten, validate
+from scoring.archive.validate import ArchiveError, json_path, json_reason, shorten, validate
 from scoring.models import Sheet, SheetVersion
 from scoring.sheets.storage import store_hands
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
@@ -235,7 +236,7 @@ def import_event(data, *, rename: str | None = None, actor=None, plans=None) -> 
                 % {
                     "club": club.short_name,
                     "name": repr(name),
-                    "date": event_data["start_date"],
+                    "date": _shown_date(event_data["start_date"]),
                     "id": duplicate.pk,
                 },
                 code="duplicate",
@@ -410,6 +411,12 @@ def import_event(data, *, rename: str | None = None, actor=None, plans=None) -> 
     return result
 
 
+def _shown_date(iso: str) -> str:
+    """A date of the file as the reader writes it (14.03.2026); ISO without a language."""
+    day = parse_date(iso) if translation.get_language() else None
+    return formats.date_format(day, "SHORT_DATE_FORMAT") if day else iso
+
+
 def _refs_to_ids(violations, pid: dict[int, int]):
     if not isinstance(violations, list):
         return violations
@@ -436,7 +443,7 @@ def loads(text: str | bytes) -> Any:
     except limits.LimitExceeded as err:
         raise ArchiveError("$", str(err)) from None
     except json.JSONDecodeError as err:
-        reason = _json_reason(err.msg)
+        reason = json_reason(err.msg)
         where = {"line": err.lineno, "column": err.colno}
         if reason:
             message = _("not JSON: %(reason)s (line %(line)d, column %(column)d)") % {
@@ -452,20 +459,3 @@ def loads(text: str | bytes) -> Any:
         raise ArchiveError("$", _("not JSON: nested too deeply")) from None
     except ValueError:
         raise ArchiveError("$", _("not JSON")) from None
-
-
-def _json_reason(msg: str) -> str:
-    """The json module's English reason (a fixed set) in the active language."""
-    reasons = {
-        "Expecting value": _("a value is missing"),
-        "Expecting property name enclosed in double quotes": _(
-            "a property name in double quotes is missing"
-        ),
-        "Expecting ',' delimiter": _("a comma is missing"),
-        "Expecting ':' delimiter": _("a colon is missing"),
-        "Extra data": _("more text follows the end of the data"),
-        "Unterminated string starting at": _("a text is not closed"),
-        "Invalid control character at": _("a control character stands in a text"),
-        "Invalid \\escape": _("a backslash starts no valid escape"),
-    }
-    return reasons.get(msg, "")

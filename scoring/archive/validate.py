@@ -50,6 +50,23 @@ def shorten(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
 
+def json_reason(msg: str) -> str:
+    """The json module's English reason (a fixed set) in the active language."""
+    reasons = {
+        "Expecting value": _("a value is missing"),
+        "Expecting property name enclosed in double quotes": _(
+            "a property name in double quotes is missing"
+        ),
+        "Expecting ',' delimiter": _("a comma is missing"),
+        "Expecting ':' delimiter": _("a colon is missing"),
+        "Extra data": _("more text follows the end of the data"),
+        "Unterminated string starting at": _("a text is not closed"),
+        "Invalid control character at": _("a control character stands in a text"),
+        "Invalid \\escape": _("a backslash starts no valid escape"),
+    }
+    return reasons.get(msg, "")
+
+
 # ----- generic fields --------------------------------------------------------------------------
 
 

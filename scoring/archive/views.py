@@ -52,9 +52,10 @@ def refusal(path: str, message: str) -> str:
 def import_archive(request):
     if not jobs.may_import(request.user):
         raise PermissionDenied(_("You need the role “organiser” in a club to import events."))
-    form = ArchiveUploadForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = ArchiveUploadForm(request.POST, request.FILES) if posted else ArchiveUploadForm()
     status = 200
-    if request.method == "POST":
+    if posted:
         status = 400
         if form.is_valid():
             upload = form.cleaned_data["file"]
