@@ -24,4 +24,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.sheets.urls")),
     path("exports/", include("scoring.exports.urls")),
+    path("archive/", include("scoring.archive.urls")),
 ]

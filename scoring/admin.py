@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from .models import (
+    ArchiveImport,
     ExportJob,
     Hand,
     HandSeat,
@@ -142,3 +143,11 @@ class RulesetChangeAdmin(TaskRowAdmin):
     list_display = ["event", "slug", "user", "state", "updated_at"]
     search_fields = ["event__name", "slug", "user__username"]
     raw_id_fields = ["user", "event"]
+
+
+@admin.register(ArchiveImport)
+class ArchiveImportAdmin(TaskRowAdmin):
+    list_display = ["filename", "user", "check_only", "state", "event", "updated_at"]
+    search_fields = ["filename", "user__username"]
+    raw_id_fields = ["user", "event"]
+    exclude = ["text"]

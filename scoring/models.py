@@ -345,6 +345,37 @@ class RulesetChange(TaskRow):
         return f"{self.event_id} -> {self.slug} ({self.state})"
 
 
+class ArchiveImport(TaskRow):
+    """An uploaded event archive (docs/event-format.md), imported by a task worker
+    (`scoring.archive.jobs`): checking and writing a championship's 10,000 hands takes
+    longer than a request should. The upload's text waits here for the worker and is
+    cleared when it is done; `result` holds what was created, the warnings and the new
+    event's id. `check_only` runs the whole import and rolls it back."""
+
+    id = models.CharField(primary_key=True, max_length=32)  # random, the page's URL
+    filename = models.CharField(max_length=255, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    text = models.TextField(blank=True)
+    rename = models.CharField(max_length=200, blank=True)
+    check_only = models.BooleanField(default=False)
+    step = models.PositiveSmallIntegerField(default=0)  # of STEPS, while running
+    event = models.ForeignKey(
+        "tournaments.Event", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    error_path = models.CharField(max_length=300, blank=True)
+
+    STEPS = 3  # read the file, check it, write the event
+
+    class Meta:
+        verbose_name = _("event archive import")
+        verbose_name_plural = _("event archive imports")
+
+    def __str__(self):
+        return f"{self.filename} ({self.state})"
+
+
 class PlayerPin(models.Model):
     """A 4-digit PIN a director sets for a participant: with the player's number it names the
     player's seat on the table links of the event, instead of the seat code. Stored hashed.

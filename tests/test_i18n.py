@@ -59,7 +59,7 @@ def test_validation_messages_are_translated(client, club_a, organiser_a):
 
 
 def _catalogue(path):
-    """(msgid, msgstr) pairs of a .po file, plural forms by their first form."""
+    """(msgid, msgstr, msgctxt) of a .po file, plural forms by their first form."""
     import ast
     import re
 
@@ -67,10 +67,14 @@ def _catalogue(path):
     for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         if line.startswith("#") or not line.strip():
             if current.get("msgid"):
-                entries.append((current["msgid"], current.get("msgstr", "")))
+                entries.append(
+                    (current["msgid"], current.get("msgstr", ""), current.get("msgctxt"))
+                )
             current, key = {}, None
             continue
-        match = re.match(r'^(msgid|msgid_plural|msgstr|msgstr\[0\]|msgstr\[\d+\]) (".*")$', line)
+        match = re.match(
+            r'^(msgctxt|msgid|msgid_plural|msgstr|msgstr\[0\]|msgstr\[\d+\]) (".*")$', line
+        )
         if match:
             key = {"msgstr[0]": "msgstr"}.get(match.group(1), match.group(1))
             current[key] = current.get(key, "") + ast.literal_eval(match.group(2))
@@ -87,12 +91,14 @@ def test_german_catalogue_is_complete_and_compiled():
     po = Path(__file__).resolve().parent.parent / "locale/de/LC_MESSAGES/django.po"
     entries = _catalogue(po)
     assert len(entries) > 100
-    untranslated = [msgid for msgid, msgstr in entries if not msgstr]
+    untranslated = [msgid for msgid, msgstr, _context in entries if not msgstr]
     assert untranslated == []
     with translation.override("de"):
         stale = [
             msgid
-            for msgid, msgstr in entries
-            if "%(counter)" not in msgid and translation.gettext(msgid) != msgstr
+            for msgid, msgstr, context in entries
+            if "%(counter)" not in msgid
+            and (translation.pgettext(context, msgid) if context else translation.gettext(msgid))
+            != msgstr
         ]
     assert stale == [], "run `make messages` to compile the catalogue"

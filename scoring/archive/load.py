@@ -21,13 +21,15 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import formats, timezone, translation
+from django.utils.dateparse import parse_date
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from clubs.models import Club, Player
 from common import limits
 from scoring.archive.fields import is_user_fk, model_fields, remap, user_model
-from scoring.archive.validate import ArchiveError, json_path, shorten, validate
+from scoring.archive.validate import ArchiveError, json_path, json_reason, shorten, validate
 from scoring.models import Sheet, SheetVersion
 from scoring.sheets.storage import store_hands
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
@@ -48,8 +50,9 @@ class _Loader:
     """Sets model fields from archive objects, collecting the fields this installation
     does not know (one warning per model and field)."""
 
-    def __init__(self, users: dict[str, Any]):
+    def __init__(self, users: dict[str, Any], actor=None):
         self.users = users
+        self.actor = actor
         self.unknown: dict[str, set[str]] = defaultdict(set)
 
     def fill(self, obj, data: dict, path: list, *, skip=(), extra=()) -> Any:
@@ -68,11 +71,13 @@ class _Loader:
             try:
                 python = f.to_python(value)
                 if python is None and not f.null:
-                    raise ValidationError("may not be null")
+                    raise ValidationError(_("may not be null"))
                 if not f.blank and python in f.empty_values and not isinstance(python, bool):
-                    raise ValidationError("may not be empty")
+                    raise ValidationError(_("may not be empty"))
                 if f.choices and python not in {c[0] for c in f.flatchoices} and python != "":
-                    raise ValidationError(f"{python!r} is not one of the choices")
+                    raise ValidationError(
+                        _("%(value)s is not one of the choices") % {"value": repr(python)}
+                    )
                 if python not in f.empty_values:
                     for validator in f.validators:
                         validator(python)
@@ -91,7 +96,8 @@ class _Loader:
 
     def warnings(self) -> list[str]:
         return [
-            f"{model}: field {name!r} is not known here and was ignored"
+            _("%(model)s: field %(field)s is not known here and was ignored")
+            % {"model": model, "field": repr(name)}
             for model, names in sorted(self.unknown.items())
             for name in sorted(names)
         ]
@@ -136,32 +142,40 @@ def _club(data: dict, path: list, loader: _Loader, result: ImportResult) -> Club
     if club is not None:
         if club.name != data["name"]:
             result.warnings.append(
-                f"club {club.short_name}: named {club.name!r} here, {data['name']!r} in the file"
-                " (kept)"
+                _("club %(club)s: named %(here)s here, %(file)s in the file (kept)")
+                % {"club": club.short_name, "here": repr(club.name), "file": repr(data["name"])}
             )
         return club
     club = loader.fill(Club(), data, path)
     if Club.objects.filter(name=club.name).exists():
         result.warnings.append(
-            f"club {club.short_name}: another club here is named {club.name!r}; created as"
-            f" {club.name} ({club.short_name})"
+            _("club %(club)s: another club here is named %(name)s; created as %(new)s")
+            % {
+                "club": club.short_name,
+                "name": repr(club.name),
+                "new": f"{club.name} ({club.short_name})",
+            }
         )
         club.name = f"{club.name} ({club.short_name})"
     number = club.association_number
     if number and Club.objects.filter(association_number=number).exists():
         result.warnings.append(
-            f"club {club.short_name}: association number {number} belongs to another club here;"
-            " left blank"
+            _(
+                "club %(club)s: association number %(number)s belongs to another club here; "
+                "left blank"
+            )
+            % {"club": club.short_name, "number": number}
         )
         club.association_number = ""
     club._change_reason = result_reason(result)
+    club._history_user = loader.actor
     club.save()
     result.created["clubs"] = result.created.get("clubs", 0) + 1
     return club
 
 
 def result_reason(result: ImportResult) -> str:
-    return "Imported from an event archive"
+    return _("Imported from an event archive")
 
 
 def _season(data, club, loader, result) -> Season | None:
@@ -174,33 +188,37 @@ def _season(data, club, loader, result) -> Season | None:
             data["end_date"],
         ):
             result.warnings.append(
-                f"season {season.name}: dates differ from the file; the existing season is used"
+                _("season %(season)s: dates differ from the file; the existing season is used")
+                % {"season": season.name}
             )
         return season
     season = loader.fill(Season(club=club), data, ["event", "season"], skip=("club",))
     season._change_reason = result_reason(result)
+    season._history_user = loader.actor
     season.save()
     result.created["seasons"] = 1
     return season
 
 
 @transaction.atomic
-def import_event(data, *, rename: str | None = None, actor=None) -> ImportResult:
+def import_event(data, *, rename: str | None = None, actor=None, plans=None) -> ImportResult:
     """Check ``data`` and rebuild its event here, all or nothing.
 
     Raises ArchiveError (schema, semantics, a duplicate event, a value this installation
     refuses), with nothing written. Players are matched by player number and clubs by
     short name (existing ones are reused as they are); users are matched by username
-    and created inactive, without a usable password, when missing.
+    and created inactive, without a usable password, when missing. ``plans``: what
+    ``validate(data)`` returned for this very document, when the caller checked it first.
     """
-    plans = validate(data)
+    if plans is None:
+        plans = validate(data)
     event_data = data["event"]
     if rename is not None:
         rename = rename.strip()
         if not rename:
-            raise ArchiveError("$.event.name", "the new name is empty")
+            raise ArchiveError("$.event.name", _("the new name is empty"))
         if len(rename) > Event._meta.get_field("name").max_length:
-            raise ArchiveError("$.event.name", "the new name is too long")
+            raise ArchiveError("$.event.name", _("the new name is too long"))
     name = rename or event_data["name"]
 
     club = Club.objects.filter(short_name=event_data["club"]["short_name"]).first()
@@ -211,14 +229,23 @@ def import_event(data, *, rename: str | None = None, actor=None) -> ImportResult
         if duplicate is not None:
             raise ArchiveError(
                 "$.event.name",
-                f"{club.short_name} already has an event {name!r} on {event_data['start_date']}"
-                f" (id {duplicate.pk}); import it under another name with --rename NEW_NAME",
+                _(
+                    "%(club)s already has an event %(name)s on %(date)s (id %(id)s); "
+                    "import it under another name"
+                )
+                % {
+                    "club": club.short_name,
+                    "name": repr(name),
+                    "date": _shown_date(event_data["start_date"]),
+                    "id": duplicate.pk,
+                },
+                code="duplicate",
             )
 
     result = ImportResult(event=None)  # type: ignore[arg-type]
     reason = result_reason(result)
     users = _users(data, result)
-    loader = _Loader(users)
+    loader = _Loader(users, actor)
     club = _club(event_data["club"], ["event", "club"], loader, result)
     clubs = {club.short_name: club}
     for i, other in enumerate(data.get("clubs", [])):
@@ -257,8 +284,12 @@ def import_event(data, *, rename: str | None = None, actor=None) -> ImportResult
                 pdata["family_name"],
             ):
                 result.warnings.append(
-                    f"player {number}: {player.full_name!r} here, "
-                    f"{pdata['given_name']} {pdata['family_name']!r} in the file (kept)"
+                    _("player %(number)s: %(here)s here, %(file)s in the file (kept)")
+                    % {
+                        "number": number,
+                        "here": repr(player.full_name),
+                        "file": repr(f"{pdata['given_name']} {pdata['family_name']}"),
+                    }
                 )
             players[number] = player
             continue
@@ -380,6 +411,12 @@ def import_event(data, *, rename: str | None = None, actor=None) -> ImportResult
     return result
 
 
+def _shown_date(iso: str) -> str:
+    """A date of the file as the reader writes it (14.03.2026); ISO without a language."""
+    day = parse_date(iso) if translation.get_language() else None
+    return formats.date_format(day, "SHORT_DATE_FORMAT") if day else iso
+
+
 def _refs_to_ids(violations, pid: dict[int, int]):
     if not isinstance(violations, list):
         return violations
@@ -406,6 +443,19 @@ def loads(text: str | bytes) -> Any:
     except limits.LimitExceeded as err:
         raise ArchiveError("$", str(err)) from None
     except json.JSONDecodeError as err:
-        raise ArchiveError("$", f"not JSON: {err}") from None
-    except (ValueError, RecursionError) as err:
-        raise ArchiveError("$", f"not JSON: {str(err)[:200]}") from None
+        reason = json_reason(err.msg)
+        where = {"line": err.lineno, "column": err.colno}
+        if reason:
+            message = _("not JSON: %(reason)s (line %(line)d, column %(column)d)") % {
+                "reason": reason,
+                **where,
+            }
+        else:
+            message = _("not JSON: an error at line %(line)d, column %(column)d") % where
+        raise ArchiveError("$", message) from None
+    except UnicodeDecodeError:
+        raise ArchiveError("$", _("not a text file in UTF-8")) from None
+    except RecursionError:
+        raise ArchiveError("$", _("not JSON: nested too deeply")) from None
+    except ValueError:
+        raise ArchiveError("$", _("not JSON")) from None

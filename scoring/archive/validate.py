@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from django.utils.translation import gettext as _
+
 from scoring.models import Sheet, SheetVersion
 from scoring.rules import PRESETS, RuleSetError, ruleset_from
 from scoring.sheets import grid as sheets_grid
@@ -25,11 +27,14 @@ MESSAGE_LIMIT = 240
 
 
 class ArchiveError(Exception):
-    """The file is refused; ``path`` is the JSON path of the first bad field."""
+    """The file is refused; ``path`` is the JSON path of the first bad field, ``message``
+    says why in the active language, ``code`` names the kind of refusal where a caller
+    reacts to it ("duplicate": the club has an event of that name on that day)."""
 
-    def __init__(self, path: str, message: str):
+    def __init__(self, path: str, message: str, code: str = ""):
         self.path = path
         self.message = message
+        self.code = code
         super().__init__(f"{path}: {message}")
 
 
@@ -43,6 +48,23 @@ def json_path(parts) -> str:
 
 def shorten(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
+def json_reason(msg: str) -> str:
+    """The json module's English reason (a fixed set) in the active language."""
+    reasons = {
+        "Expecting value": _("a value is missing"),
+        "Expecting property name enclosed in double quotes": _(
+            "a property name in double quotes is missing"
+        ),
+        "Expecting ',' delimiter": _("a comma is missing"),
+        "Expecting ':' delimiter": _("a colon is missing"),
+        "Extra data": _("more text follows the end of the data"),
+        "Unterminated string starting at": _("a text is not closed"),
+        "Invalid control character at": _("a control character stands in a text"),
+        "Invalid \\escape": _("a backslash starts no valid escape"),
+    }
+    return reasons.get(msg, "")
 
 
 # ----- generic fields --------------------------------------------------------------------------
@@ -84,7 +106,71 @@ def check_schema(data) -> None:
         deepest = max(first.context, key=lambda e: len(e.absolute_path))
         if len(deepest.absolute_path) > len(first.absolute_path):
             first = deepest
-    raise ArchiveError(json_path(first.absolute_path), shorten(first.message))
+    raise ArchiveError(json_path(first.absolute_path), shorten(schema_message(first)))
+
+
+def _shown(value) -> str:
+    """A value as a message shows it: texts and numbers as written, objects by their kind."""
+    if isinstance(value, dict):
+        return _("the object")
+    if isinstance(value, list):
+        return _("the list")
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def schema_message(error) -> str:
+    """jsonschema's message in the active language (its own texts are English only)."""
+    kind, limit, value = error.validator, error.validator_value, error.instance
+    shown = _shown(value)
+    if kind == "required":
+        missing = [n for n in limit if isinstance(value, dict) and n not in value] or limit
+        return _("%(name)s is a required property") % {"name": repr(missing[0])}
+    if kind == "type":
+        types = limit if isinstance(limit, list) else [limit]
+        return _("%(value)s is not of type %(type)s") % {
+            "value": shown,
+            "type": ", ".join(repr(t) for t in types),
+        }
+    if kind == "const":
+        return _("%(expected)s was expected") % {"expected": repr(limit)}
+    if kind == "enum":
+        return _("%(value)s is not one of %(choices)s") % {
+            "value": shown,
+            "choices": ", ".join(repr(c) for c in limit),
+        }
+    if kind == "maximum":
+        return _("%(value)s is greater than the maximum of %(limit)s") % {
+            "value": shown,
+            "limit": limit,
+        }
+    if kind == "minimum":
+        return _("%(value)s is less than the minimum of %(limit)s") % {
+            "value": shown,
+            "limit": limit,
+        }
+    if kind == "maxLength":
+        return _("%(value)s is longer than %(limit)s characters") % {"value": shown, "limit": limit}
+    if kind == "minLength":
+        return _("%(value)s is shorter than %(limit)s characters") % {
+            "value": shown,
+            "limit": limit,
+        }
+    if kind == "maxItems":
+        return _("the list has more than %(limit)s entries") % {"limit": limit}
+    if kind == "minItems":
+        return _("the list has fewer than %(limit)s entries") % {"limit": limit}
+    if kind == "pattern":
+        return _("%(value)s does not match %(pattern)s") % {"value": shown, "pattern": repr(limit)}
+    if kind == "additionalProperties" and isinstance(value, dict):
+        known = error.schema.get("properties", {})
+        extra = [repr(k) for k in value if k not in known]
+        return _("properties that are not allowed here: %(names)s") % {"names": ", ".join(extra)}
+    if kind in ("anyOf", "oneOf"):
+        return _("%(value)s fits none of the allowed forms") % {"value": shown}
+    return _("%(value)s breaks the rule “%(rule)s” of the format") % {"value": shown, "rule": kind}
 
 
 @dataclass
@@ -104,17 +190,20 @@ def _check_semantics(data: dict) -> dict[tuple[int, int], _SheetPlan]:
         if event["ruleset"]["slug"] not in PRESETS:
             raise ArchiveError(
                 "$.event.ruleset.slug",
-                f"unknown rule set {event['ruleset']['slug']!r} (known: {', '.join(PRESETS)})",
+                _("unknown rule set %(slug)s (known: %(known)s)")
+                % {"slug": repr(event["ruleset"]["slug"]), "known": ", ".join(PRESETS)},
             )
         ruleset = ruleset_from(event["ruleset"]["slug"], event["ruleset"]["overrides"])
     except RuleSetError as err:
         codes = ", ".join(p.code for p in err.problems)
-        raise ArchiveError("$.event.ruleset.overrides", f"not a valid rule set ({codes})") from err
+        raise ArchiveError(
+            "$.event.ruleset.overrides", _("not a valid rule set (%(codes)s)") % {"codes": codes}
+        ) from err
 
     club_names = {event["club"]["short_name"]}
     for i, club in enumerate(data.get("clubs", [])):
         if club["short_name"] in club_names:
-            raise ArchiveError(json_path(["clubs", i, "short_name"]), "club listed twice")
+            raise ArchiveError(json_path(["clubs", i, "short_name"]), _("club listed twice"))
         club_names.add(club["short_name"])
 
     numbers = set()
@@ -122,7 +211,8 @@ def _check_semantics(data: dict) -> dict[tuple[int, int], _SheetPlan]:
         if player["player_number"] in numbers:
             raise ArchiveError(
                 json_path(["players", i, "player_number"]),
-                f"player number {player['player_number']!r} appears twice",
+                _("player number %(number)s appears twice")
+                % {"number": repr(player["player_number"])},
             )
         numbers.add(player["player_number"])
 
@@ -131,34 +221,44 @@ def _check_semantics(data: dict) -> dict[tuple[int, int], _SheetPlan]:
     for i, participant in enumerate(data["participants"]):
         path = ["participants", i]
         if participant["ref"] in refs:
-            raise ArchiveError(json_path([*path, "ref"]), f"ref {participant['ref']} appears twice")
+            raise ArchiveError(
+                json_path([*path, "ref"]),
+                _("ref %(ref)s appears twice") % {"ref": participant["ref"]},
+            )
         refs[participant["ref"]] = participant
         number = participant["player_number"]
         if number not in numbers:
             raise ArchiveError(
-                json_path([*path, "player_number"]), f"no player {number!r} in $.players"
+                json_path([*path, "player_number"]),
+                _("no player %(number)s in $.players") % {"number": repr(number)},
             )
         if number in seen_players:
             raise ArchiveError(
-                json_path([*path, "player_number"]), f"player {number!r} takes part twice"
+                json_path([*path, "player_number"]),
+                _("player %(number)s takes part twice") % {"number": repr(number)},
             )
         seen_players.add(number)
         short = participant["club_short_name"]
         if short is not None and short not in club_names:
             raise ArchiveError(
                 json_path([*path, "club_short_name"]),
-                f"club {short!r} is neither the event's club nor in $.clubs",
+                _("club %(club)s is neither the event's club nor in $.clubs")
+                % {"club": repr(short)},
             )
 
     def ref_exists(ref, path):
         if ref not in refs:
-            raise ArchiveError(json_path(path), f"no participant with ref {ref}")
+            raise ArchiveError(json_path(path), _("no participant with ref %(ref)s") % {"ref": ref})
 
     group_names, grouped = set(), set()
     for i, group in enumerate(data["groups"]):
         if (group["kind"], group["name"]) in group_names:
+            if group["kind"] == "pair":
+                twice = _("two pairs named %(name)s")
+            else:
+                twice = _("two teams named %(name)s")
             raise ArchiveError(
-                json_path(["groups", i, "name"]), f"two {group['kind']}s named {group['name']!r}"
+                json_path(["groups", i, "name"]), twice % {"name": repr(group["name"])}
             )
         group_names.add((group["kind"], group["name"]))
         for j, ref in enumerate(group["members"]):
@@ -166,7 +266,12 @@ def _check_semantics(data: dict) -> dict[tuple[int, int], _SheetPlan]:
             if (group["kind"], ref) in grouped:
                 raise ArchiveError(
                     json_path(["groups", i, "members", j]),
-                    f"participant {ref} is in two {group['kind']}s",
+                    (
+                        _("participant %(ref)s is in two pairs")
+                        if group["kind"] == "pair"
+                        else _("participant %(ref)s is in two teams")
+                    )
+                    % {"ref": ref},
                 )
             grouped.add((group["kind"], ref))
 
@@ -176,7 +281,8 @@ def _check_semantics(data: dict) -> dict[tuple[int, int], _SheetPlan]:
         spath = ["series", si]
         if series["number"] in series_numbers:
             raise ArchiveError(
-                json_path([*spath, "number"]), f"series {series['number']} appears twice"
+                json_path([*spath, "number"]),
+                _("series %(number)s appears twice") % {"number": series["number"]},
             )
         series_numbers.add(series["number"])
         playoff = series.get("kind") == Series.Kind.PLAYOFF
@@ -186,20 +292,23 @@ def _check_semantics(data: dict) -> dict[tuple[int, int], _SheetPlan]:
             tpath = [*spath, "tables", ti]
             if table["number"] in table_numbers:
                 raise ArchiveError(
-                    json_path([*tpath, "number"]), f"table {table['number']} appears twice"
+                    json_path([*tpath, "number"]),
+                    _("table %(number)s appears twice") % {"number": table["number"]},
                 )
             table_numbers.add(table["number"])
             if not low <= len(table["seats"]) <= high:
                 raise ArchiveError(
                     json_path([*tpath, "seats"]),
-                    f"{len(table['seats'])} seats; a table seats {low} to {high} players",
+                    _("%(seats)s seats; a table seats %(low)s to %(high)s players")
+                    % {"seats": len(table["seats"]), "low": low, "high": high},
                 )
             for k, ref in enumerate(table["seats"]):
                 ref_exists(ref, [*tpath, "seats", k])
                 if ref in seated:
                     raise ArchiveError(
                         json_path([*tpath, "seats", k]),
-                        f"participant {ref} is seated twice in series {series['number']}",
+                        _("participant %(ref)s is seated twice in series %(series)s")
+                        % {"ref": ref, "series": series["number"]},
                     )
                 seated.add(ref)
             if table["sheet"] is not None:
@@ -218,28 +327,30 @@ def _check_sheet(sheet, path, ruleset, size, planned_rounds, table_number) -> _S
         vpath = [*path, "versions", k]
         if version["number"] in seen:
             raise ArchiveError(
-                json_path([*vpath, "number"]), f"version {version['number']} appears twice"
+                json_path([*vpath, "number"]),
+                _("version %(number)s appears twice") % {"number": version["number"]},
             )
         seen.add(version["number"])
         try:
             grids.append(sheets_grid.normalise_grid(version["grid"], size))
         except GridError as err:
-            raise ArchiveError(json_path([*vpath, "grid"]), str(err)) from err
+            raise ArchiveError(json_path([*vpath, "grid"]), _grid_message(err)) from err
         for index, hand in enumerate(version["grid"]["hands"]):
             if len(hand["seats"]) != size:
                 raise ArchiveError(
                     json_path([*vpath, "grid", "hands", index, "seats"]),
-                    f"{len(hand['seats'])} seats, but {size} players sit at the table",
+                    _("%(seats)s seats, but %(size)s players sit at the table")
+                    % {"seats": len(hand["seats"]), "size": size},
                 )
     if sheet["version"] != max(seen, default=0):
         raise ArchiveError(
             json_path([*path, "version"]),
-            f"the sheet is at version {sheet['version']} but its newest version is "
-            f"{max(seen, default=0)}",
+            _("the sheet is at version %(version)s but its newest version is %(newest)s")
+            % {"version": sheet["version"], "newest": max(seen, default=0)},
         )
     if sheet.get("confirmed_by") and sheet.get("confirmed_by") == sheet.get("entered_by"):
         raise ArchiveError(
-            json_path([*path, "confirmed_by"]), "the one who entered a sheet cannot confirm it"
+            json_path([*path, "confirmed_by"]), _("the one who entered a sheet cannot confirm it")
         )
     content = [
         (k, grid)
@@ -250,7 +361,8 @@ def _check_sheet(sheet, path, ruleset, size, planned_rounds, table_number) -> _S
         if sheet["status"] != Sheet.Status.DRAFT:
             raise ArchiveError(
                 json_path([*path, "versions"]),
-                f"an {sheet['status']} sheet needs a version holding its content",
+                _("a sheet with the status “%(status)s” needs a version holding its content")
+                % {"status": _status_label(sheet["status"])},
             )
         return _SheetPlan(path, None, [])
     k, grid = max(content, key=lambda item: versions[item[0]]["number"])
@@ -270,6 +382,21 @@ def _check_sheet(sheet, path, ruleset, size, planned_rounds, table_number) -> _S
         raise ArchiveError(json_path(where), shorten(text))
     numbers = check.valid_hands if draft else list(range(1, len(check.grid["hands"]) + 1))
     return _SheetPlan(path, check, numbers)
+
+
+def _status_label(status) -> str:
+    try:
+        return str(Sheet.Status(status).label)
+    except ValueError:
+        return str(status)
+
+
+def _grid_message(err: GridError) -> str:
+    """A grid the rules module cannot read (past the schema: a first dealer beyond the
+    table); `scoring.sheets.grid` speaks no language, so the archive says it here."""
+    if str(err) == "first_dealer is not a seat":
+        return _("the first dealer is not a seat at this table")
+    return _("the grid cannot be read (%(detail)s)") % {"detail": str(err)}
 
 
 def validate(data) -> dict[tuple[int, int], _SheetPlan]:

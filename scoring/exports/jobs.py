@@ -61,7 +61,7 @@ def start_job(user, exporter_slug: str, obj, fmt: str, *, base_url: str = "") ->
         fmt=fmt,
         language=translation.get_language() or "de",
         base_url=base_url,
-        unit="page" if fmt == "pdf" else "row",
+        unit={"pdf": "page", "json": "step"}.get(fmt, "row"),
         filename=exporter.filename(obj, fmt),
         content_type=CONTENT_TYPES[fmt],
     )

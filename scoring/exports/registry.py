@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from clubs.permissions import VIEWER
-from scoring.exports.tables import FORMATS, ExportTable
+from scoring.exports.tables import FORMATS, ExportTable, Progress
 
 SCOPE_NAMES = ("club", "event", "series")
 
@@ -55,6 +55,11 @@ class Exporter:
         # In the reader's language: "spielabend-serie-1-setzliste.pdf", not the internal slug.
         stem = slugify(f"{label}-{self.name}".translate(_GERMAN))[:120] or self.slug
         return f"{stem}.{fmt}"
+
+    def render_file(self, obj, fmt: str, progress: Progress | None = None) -> bytes:
+        """The content of a format in `FILE_FORMATS` (an exporter that offers one writes it
+        itself: the event archive is JSON, not tables)."""
+        raise NotImplementedError
 
     def is_long(self, obj, fmt: str) -> bool:
         """Whether the menu runs this export as a job with a progress bar."""

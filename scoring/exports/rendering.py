@@ -12,13 +12,16 @@ from django.urls import reverse
 from django.utils import formats
 
 from scoring.exports.registry import Exporter, get_exporter, scope_of
-from scoring.exports.tables import FORMATS, Column, ExportTable, Progress
+from scoring.exports.tables import FILE_FORMATS, FORMATS, Column, ExportTable, Progress
 
 CONTENT_TYPES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "pdf": "application/pdf",
     "html": "text/html; charset=utf-8",
+    "json": "application/json",
 }
+# Downloaded as a file, never shown in the browser's tab.
+ATTACHMENTS = ("xlsx", "json")
 DEFAULT_TEMPLATE = "exports/tables.html"
 
 
@@ -145,13 +148,15 @@ def render_export(
     ("http://host:port") makes the links in QR codes absolute.
     No permission check here: callers check `exporter.permission` for the object's club.
     """
-    if fmt not in FORMATS:
+    if fmt not in FORMATS + FILE_FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     exporter = get_exporter(exporter_slug)
     if fmt not in exporter.formats:
         raise ValueError(f"{exporter_slug} is not offered as {fmt}")
     filename = exporter.filename(obj, fmt)
-    if fmt == "xlsx":
+    if fmt in FILE_FORMATS:
+        content = exporter.render_file(obj, fmt, progress)
+    elif fmt == "xlsx":
         from scoring.exports.formats.xlsx import write_workbook
 
         content = write_workbook(exporter.tables(obj), title=exporter.title(obj), progress=progress)

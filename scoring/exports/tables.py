@@ -10,6 +10,8 @@ from typing import Any, Literal
 Kind = Literal["text", "int", "decimal", "date"]
 KINDS = ("text", "int", "decimal", "date")
 FORMATS = ("xlsx", "pdf", "html")
+# Formats an exporter writes itself (`Exporter.render_file`), not from tables.
+FILE_FORMATS = ("json",)
 
 
 # (done, total, unit) -> None; unit is "row", "page" or "step".

@@ -16,7 +16,7 @@ class ScopeConverter:
 
 
 class FormatConverter:
-    regex = "xlsx|pdf|html"
+    regex = "xlsx|pdf|html|json"
 
     def to_python(self, value):
         return value

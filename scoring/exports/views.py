@@ -25,9 +25,9 @@ from scoring.visibility import require_sheet_reader
 from tournaments.models import Series
 
 from . import jobs
-from .rendering import render_export
+from .rendering import ATTACHMENTS, render_export
 
-FORMAT_LABELS = {"xlsx": "Excel (XLSX)", "pdf": "PDF", "html": None}
+FORMAT_LABELS = {"xlsx": "Excel (XLSX)", "pdf": "PDF", "html": None, "json": "JSON"}
 
 
 def _object(scope: str, pk: int):
@@ -120,7 +120,7 @@ def export(request, scope, pk, slug, fmt):
     if fmt == "html":
         return HttpResponse(content, content_type=content_type)
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = _disposition(filename, attachment=fmt == "xlsx")
+    response["Content-Disposition"] = _disposition(filename, attachment=fmt in ATTACHMENTS)
     return response
 
 
@@ -214,7 +214,7 @@ def job_download(request, job_id):
         raise Http404
     response = FileResponse(
         io.BytesIO(content),
-        as_attachment=job.fmt == "xlsx",
+        as_attachment=job.fmt in ATTACHMENTS,
         filename=job.filename,
         content_type=job.content_type,
     )

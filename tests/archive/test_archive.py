@@ -413,8 +413,8 @@ def test_a_draft_keeps_only_its_valid_hands(event):
 def test_reimport_of_the_same_file_is_refused_unless_renamed(event):
     data = roundtrip(export_event(event))
     error = refused(data)
-    assert error.path == "$.event.name"
-    assert "--rename" in error.message
+    assert error.path == "$.event.name" and error.code == "duplicate"
+    assert "import it under another name" in error.message
     result = import_event(data, rename="Kasseler Herbstturnier (Kopie)")
     assert result.event.name == "Kasseler Herbstturnier (Kopie)"
     assert results(result.event)["totals"] == results(event)["totals"]

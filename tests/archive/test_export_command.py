@@ -142,3 +142,14 @@ def test_export_score_sheets_pdf(event, tmp_path):
 def test_export_refusals(event, tmp_path, args, message):
     with pytest.raises(CommandError, match=message):
         call_command("export", event.pk, *args, "-o", str(tmp_path / "x"))
+
+
+def test_import_event_refuses_in_the_language_asked_for(event, tmp_path):
+    path = tmp_path / "event.json"
+    call_command("export_event", event.pk, "-o", str(path), stderr=io.StringIO())
+    with pytest.raises(CommandError) as german:
+        call_command("import_event", str(path))
+    assert "importieren Sie sie unter einem anderen Namen (--rename NEW_NAME)" in str(german.value)
+    with pytest.raises(CommandError) as english:
+        call_command("import_event", str(path), "--language", "en")
+    assert "import it under another name (--rename NEW_NAME)" in str(english.value)

@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from scoring.exports import jobs
-from scoring.models import HandSeat, RulesetChange
+from scoring.models import ArchiveImport, HandSeat, RulesetChange
 from scoring.sheets.codes import sheet_code
 from scoring.sheets.services import confirm_sheet, save_sheet
 from tests.factories import (
@@ -86,6 +86,11 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
         id="walk-change-" + "x" * 12, event=event, user=organiser_a, slug=event.ruleset_slug,
         reason="walk", language="de",
     )  # fmt: skip
+    # An archive import of club A's organiser (its page and status are theirs alone).
+    archive_import = ArchiveImport.objects.create(
+        id="walk-import-" + "x" * 12, user=organiser_a, language="de", filename="geheim.json",
+        text='{"format": "romme-ledger-event"}',
+    )  # fmt: skip
     ids = {
         "club": club_a.pk,
         "player": people[0].player_id,
@@ -99,6 +104,7 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
         "season": season.pk,
         "job": job_id,
         "ruleset_change": change.pk,
+        "archive_import": archive_import.pk,
         "code": sheet_code(series.pk, 1),
     }
     confirmed = [str(abs(t)) for t in totals_1]

@@ -4,4 +4,13 @@
 (`scoring.exports.registry`) never imports an exporter.
 """
 
-from . import players, score_sheets, season, seating, standings, wall, workbook  # noqa: F401
+from . import (  # noqa: F401
+    archive,
+    players,
+    score_sheets,
+    season,
+    seating,
+    standings,
+    wall,
+    workbook,
+)

@@ -18,7 +18,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("event_id", type=int, help="The id of the event.")
         parser.add_argument("what", help="The exporter's slug, e.g. seating or score-sheets.")
-        parser.add_argument("--format", dest="fmt", choices=("xlsx", "pdf"), default="xlsx")
+        parser.add_argument("--format", dest="fmt", choices=("xlsx", "pdf", "json"), default="xlsx")
         parser.add_argument("-o", "--output", required=True, help="The file to write.")
         parser.add_argument("--series", type=int, help="The series number (series exports).")
         parser.add_argument(

@@ -1,9 +1,11 @@
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
+from django.utils import translation
 
 from common import limits
 from scoring.archive.load import import_event, loads
@@ -36,8 +38,17 @@ class Command(BaseCommand):
             action="store_true",
             help="Run the whole import, report, and roll it back (nothing is kept).",
         )
+        parser.add_argument(
+            "--language",
+            default=settings.LANGUAGE_CODE,
+            help="The language of refusals, warnings and the history (default: %(default)s).",
+        )
 
-    def handle(self, *args, file, rename=None, user=None, check=False, **options):
+    def handle(self, *args, language=None, **options):
+        with translation.override(language or settings.LANGUAGE_CODE):
+            self._import(**options)
+
+    def _import(self, *, file, rename=None, user=None, check=False, **options):
         try:
             path = Path(file)
             limits.check_size(path.stat().st_size, "archive_bytes")
@@ -63,7 +74,8 @@ class Command(BaseCommand):
         except _DryRun:
             self.stdout.write("Check only: nothing was kept.")
         except ArchiveError as err:
-            raise CommandError(f"Refused, nothing imported: {err}") from err
+            hint = " (--rename NEW_NAME)" if err.code == "duplicate" else ""
+            raise CommandError(f"Refused, nothing imported: {err}{hint}") from err
         except (ValidationError, DatabaseError, ValueError, OverflowError) as err:
             # What the checks above missed still ends as a message, never a traceback.
             text = "; ".join(err.messages) if isinstance(err, ValidationError) else str(err)
