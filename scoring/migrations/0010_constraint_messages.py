@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0008_player_pins'),
+        ('scoring', '0009_archiveimport'),
         ('tournaments', '0006_constraint_messages'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
