@@ -86,9 +86,9 @@ def standings(client, event) -> list[dict]:
 def test_round_trip_through_the_web(client, event, organiser_a):
     client.force_login(organiser_a)
     page = page_text(client.get(event.get_absolute_url(), **DE))
-    assert "Ereignis-Archiv (JSON) herunterladen" in page and "data-export-job" in page
+    assert "Veranstaltungsarchiv (JSON) herunterladen" in page and "data-export-job" in page
     content, filename = archive_of(client, event, **DE)
-    assert filename == "kasseler-herbstturnier-ereignis-archiv.json"
+    assert filename == "kasseler-herbstturnier-veranstaltungsarchiv.json"
     data = json.loads(content)
     assert data["format"] == "romme-ledger-event" and data["event"]["name"] == event.name
 
@@ -111,7 +111,8 @@ def test_round_trip_through_the_web(client, event, organiser_a):
     assert standings(client, new) == standings(client, event)
     # The history names the importing user; the results version counts the import.
     assert new.history.earliest().history_user == organiser_a
-    assert new.history.earliest().history_change_reason == "Aus einem Ereignis-Archiv importiert"
+    reason = new.history.earliest().history_change_reason
+    assert reason == "Aus einem Veranstaltungsarchiv importiert"
     assert new.results_version >= 1
 
 
@@ -160,11 +161,12 @@ def test_the_import_page_is_for_organisers_and_superusers(client, club_a, club_b
         client.force_login(user)
         assert client.get(IMPORT, **DE).status_code == 403
         assert upload(client, b"{}").status_code == 403
-        assert "Ereignis-Archiv importieren" not in page_text(client.get("/events/", **DE))
+        assert "Veranstaltungsarchiv importieren" not in page_text(client.get("/events/", **DE))
     for user in (user_with_role(club_b, "organiser", username="o_b"), superuser):
         client.force_login(user)
         page = page_text(client.get(IMPORT, **DE))
-        assert "Ereignis-Archiv importieren" in page and 'enctype="multipart/form-data"' in page
+        assert "Veranstaltungsarchiv importieren" in page
+        assert 'enctype="multipart/form-data"' in page
         assert 'href="/archive/import/"' in page_text(client.get("/events/", **DE))
     organiser_a = user_with_role(club_a, "organiser", username="o_a")
     client.force_login(organiser_a)
@@ -353,7 +355,7 @@ HOSTILE = [
     ("nan", b'{"a": NaN}', "keine Zahl, die gespeichert werden kann"),
     ("control-char", b'{"format": "romme-ledger-event\\u0000"}', "Steuerzeichen (Code 0)"),
     ("raw-nul", b'{"a": "\x00"}', "in einem Text steht ein Steuerzeichen"),
-    ("a-list", b"[1, 2, 3]", "die Datei enthält kein Ereignis-Archiv"),
+    ("a-list", b"[1, 2, 3]", "die Datei enthält kein Veranstaltungsarchiv"),
     ("wrong-format", b'{"format": "excel", "version": 1}', "$.format der Datei: erwartet"),
     ("wrong-version", b'{"format": "romme-ledger-event", "version": 2}', "$.version"),
 ]

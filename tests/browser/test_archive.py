@@ -49,7 +49,7 @@ def test_download_an_archive_and_import_it_under_a_new_name(
 
     # Download: the event page queues the export, a worker writes it, the link appears.
     page.goto(f"{base}/events/{event.pk}/")
-    page.click("button:has-text('Ereignis-Archiv (JSON) herunterladen')")
+    page.click("button:has-text('Veranstaltungsarchiv (JSON) herunterladen')")
     box = page.locator(".archive-download .export-progress")
     box.locator(".export-progress-message").filter(
         has_text="Wartet auf einen freien Hintergrunddienst"
@@ -60,7 +60,7 @@ def test_download_an_archive_and_import_it_under_a_new_name(
     with page.expect_download() as download_info:
         link.click()
     download = download_info.value
-    assert download.suggested_filename == "kasseler-herbstturnier-ereignis-archiv.json"
+    assert download.suggested_filename == "kasseler-herbstturnier-veranstaltungsarchiv.json"
     archive = tmp_path / download.suggested_filename
     download.save_as(archive)
     assert json.loads(archive.read_text(encoding="utf-8"))["event"]["name"] == (
@@ -69,9 +69,9 @@ def test_download_an_archive_and_import_it_under_a_new_name(
 
     # Import: from the events list to the import page; the upload waits for a worker.
     page.goto(f"{base}/events/")
-    page.click("a:has-text('Ereignis-Archiv importieren')")
+    page.click("a:has-text('Veranstaltungsarchiv importieren')")
     page.wait_for_load_state()
-    assert page.locator("h1").inner_text() == "Ereignis-Archiv importieren"
+    assert page.locator("h1").inner_text() == "Veranstaltungsarchiv importieren"
     _shot(page, "archive-import", size)
     page.set_input_files("input[name=file]", str(archive))
     page.fill("input[name=rename]", "Kasseler Herbstturnier (Verbandsserver)")
