@@ -33,6 +33,11 @@ class SeasonLine:
     results: list[SeasonResult]
     dropped: list[SeasonResult]
     reason_text: str
+    number: str = ""  # the player number, for "find my line"
+
+
+def _full_name(person: dict | None) -> str:
+    return f"{person['given_name']} {person['family_name']}" if person else "?"
 
 
 @dataclass
@@ -95,10 +100,10 @@ def season_standing(season: Season, *, only_published: bool = True) -> SeasonSta
         rs.sort(key=lambda s: (s.date, s.event_id, s.number))
     from clubs.models import Player
 
-    names = {
-        p["id"]: f"{p['given_name']} {p['family_name']}"
+    people = {
+        p["id"]: p
         for p in Player.objects.filter(pk__in=list(results)).values(
-            "id", "given_name", "family_name"
+            "id", "given_name", "family_name", "player_number"
         )
     }
     hib = _season_higher_is_better(events.values())
@@ -114,7 +119,8 @@ def season_standing(season: Season, *, only_published: bool = True) -> SeasonSta
         SeasonLine(
             row=row,
             player_id=row.key,
-            name=names.get(row.key, "?"),
+            name=_full_name(people.get(row.key)),
+            number=people.get(row.key, {}).get("player_number", ""),
             results=results[row.key],
             dropped=[results[row.key][i] for i in row.dropped],
             reason_text=reason_text(row.reason),

@@ -167,7 +167,10 @@ class SeasonTable(tables.Table):
 
     class Meta:
         attrs = {"class": "data-table compact standings phone-rows"}
-        row_attrs = {"class": lambda record: "" if record["qualified"] else "not-qualified"}
+        row_attrs = {
+            "class": lambda record: "" if record["qualified"] else "not-qualified",
+            "data-numbers": lambda record: record["number"],
+        }
         empty_text = _("No results yet.")
 
     def render_rank(self, value, record):
@@ -200,6 +203,7 @@ def season_rows(standing: season.SeasonStanding) -> list[dict]:
             "reason_text": line.reason_text,
             "qualified": line.row.qualified,
             "player_id": line.player_id,
+            "number": line.number,
         }
         for line in standing.lines
     ]

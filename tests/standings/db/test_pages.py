@@ -232,6 +232,9 @@ def test_season_page(client, club_a):
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert page.context["standing"].lines[0].dropped  # one of two results dropped
     assert "Dropped results" in page.content.decode()
+    # "Find my line" matches player numbers here too.
+    for member in members:
+        assert f'data-numbers="{member.player_number}"' in page.content.decode()
 
 
 def test_find_my_line_carries_player_numbers_but_the_json_does_not(client, event):
