@@ -295,6 +295,21 @@ class TaskRow(models.Model):
     class Meta:
         abstract = True
 
+    @classmethod
+    def remove_old(cls, task, max_age: timedelta) -> int:
+        """Delete rows not touched for ``max_age`` and ``task``'s results that finished
+        before then or were queued and never taken; returns how many rows went."""
+        from django_tasks_db.models import DBTaskResult
+
+        cutoff = timezone.now() - max_age
+        removed, _counts = cls.objects.filter(updated_at__lt=cutoff).delete()
+        DBTaskResult.objects.filter(
+            Q(finished_at__lt=cutoff)
+            | Q(finished_at=None, enqueued_at__lt=cutoff - JOB_STALE_AFTER),
+            task_path=task.module_path,
+        ).delete()
+        return removed
+
 
 class ExportJob(TaskRow):
     """A long export rendered by a task worker (`scoring.exports.jobs`). Status, progress and

@@ -23,7 +23,6 @@ from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_tasks import task
@@ -157,15 +156,7 @@ def queue_import(
 
 def cleanup_old_imports(max_age: timedelta = MAX_AGE) -> int:
     """Delete imports not touched for `max_age` and their finished task results."""
-    from django_tasks_db.models import DBTaskResult
-
-    cutoff = timezone.now() - max_age
-    removed, _counts = ArchiveImport.objects.filter(updated_at__lt=cutoff).delete()
-    DBTaskResult.objects.filter(
-        Q(finished_at__lt=cutoff) | Q(finished_at=None, enqueued_at__lt=cutoff - JOB_STALE_AFTER),
-        task_path=run_archive_import.module_path,
-    ).delete()
-    return removed
+    return ArchiveImport.remove_old(run_archive_import, max_age)
 
 
 def read_import(import_id: str, user) -> ArchiveImport | None:

@@ -19,7 +19,6 @@ import secrets
 import time
 from datetime import timedelta
 
-from django.db.models import Q
 from django.utils import timezone, translation
 from django_tasks import task
 
@@ -37,15 +36,7 @@ INTERRUPTED = "interrupted"
 
 def cleanup_old_jobs(max_age: timedelta = MAX_AGE) -> int:
     """Delete jobs (and their files) not touched for `max_age`; returns how many."""
-    from django_tasks_db.models import DBTaskResult
-
-    cutoff = timezone.now() - max_age
-    removed, _ = ExportJob.objects.filter(updated_at__lt=cutoff).delete()
-    DBTaskResult.objects.filter(
-        Q(finished_at__lt=cutoff) | Q(finished_at=None, enqueued_at__lt=cutoff - STALE),
-        task_path=run_export_job.module_path,
-    ).delete()
-    return removed
+    return ExportJob.remove_old(run_export_job, max_age)
 
 
 def start_job(user, exporter_slug: str, obj, fmt: str, *, base_url: str = "") -> str:

@@ -74,13 +74,7 @@ def queue_ruleset_change(
 def _remove_old_changes() -> None:
     """Changes and their finished task results go after an hour (the event's history keeps
     every rule-set change with its reason)."""
-    from django_tasks_db.models import DBTaskResult
-
-    cutoff = timezone.now() - SHOWN_FOR
-    RulesetChange.objects.filter(updated_at__lt=cutoff).delete()
-    DBTaskResult.objects.filter(
-        finished_at__lt=cutoff, task_path=apply_ruleset_change.module_path
-    ).delete()
+    RulesetChange.remove_old(apply_ruleset_change, SHOWN_FOR)
 
 
 @task()
