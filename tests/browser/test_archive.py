@@ -4,25 +4,16 @@ name on the import page (a task a real worker runs) and follows the link to the 
 Screenshots of the import page go to test-artifacts/ at 1920x1080 and 390x844."""
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.browser.test_german_director import SIZES, _shot
 from tests.exports.conftest import run_worker
 from tests.factories import ClubFactory, user_with_role
 from tests.standings.db.conftest import generated
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-SIZES = {"desktop": (1920, 1080), "phone": (390, 844)}
-
-
-def _shot(page, name, size):
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"), full_page=True)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= SIZES[size][0] + 1, f"{name} is {width}px wide on the {size}"
 
 
 @pytest.mark.parametrize("size", SIZES)
