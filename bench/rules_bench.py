@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import platform
 import random
+import sys
 import time
 
 from scoring.rules import PRESETS, check_hand, random_hand, score_hand
@@ -53,6 +55,17 @@ def run(
     return rows
 
 
+def _libpython() -> str:
+    """Whether the interpreter runs on a shared libpython (pyenv's default build: slower
+    calls) or has it linked in (Debian's /usr/bin/python3.11)."""
+    try:
+        with open("/proc/self/maps") as maps:
+            shared = any("libpython" in line for line in maps)
+    except OSError:
+        return "libpython unknown"
+    return "shared libpython" if shared else "libpython linked in"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000, help="hands per preset")
@@ -60,6 +73,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cards", action="store_true", help="also time hands given as cards")
     parser.add_argument("--repeat", type=int, default=5, help="timed passes; the best counts")
     args = parser.parse_args(argv)
+    # The interpreter's build moves this table by a fifth (docs/performance.md): say which.
+    print(f"Python {platform.python_version()} ({sys.executable}, {_libpython()})")
     rows = run(args.hands, args.seed, keep_cards=False, repeat=args.repeat)
     if args.cards:
         rows += run(args.hands, args.seed, keep_cards=True, repeat=args.repeat)
