@@ -22,7 +22,7 @@ import secrets
 from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_tasks import task
@@ -188,28 +188,18 @@ def recent_imports(user):
     )
 
 
-class _DryRun(Exception):
-    pass
-
-
 def _import(job: ArchiveImport, data, plans) -> tuple[dict, int | None]:
-    """The import in one transaction (rolled back for a check only): its summary and the
-    new event's id."""
-    summary: dict = {}
-    try:
-        with transaction.atomic():
-            result = import_event(data, rename=job.rename or None, actor=job.user, plans=plans)
-            summary = {
-                "event_name": result.event.name,
-                "created": result.created,
-                "warnings": result.warnings[:WARNINGS_KEPT],
-                "warning_count": len(result.warnings),
-            }
-            if job.check_only:
-                raise _DryRun
-    except _DryRun:
-        return summary, None
-    return summary, result.event.pk
+    """The import (rolled back for a check only): its summary and the new event's id."""
+    result = import_event(
+        data, rename=job.rename or None, actor=job.user, plans=plans, check_only=job.check_only
+    )
+    summary = {
+        "event_name": result.event.name,
+        "created": result.created,
+        "warnings": result.warnings[:WARNINGS_KEPT],
+        "warning_count": len(result.warnings),
+    }
+    return summary, None if job.check_only else result.event.pk
 
 
 @task()

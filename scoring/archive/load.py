@@ -200,8 +200,16 @@ def _season(data, club, loader, result) -> Season | None:
     return season
 
 
-@transaction.atomic
-def import_event(data, *, rename: str | None = None, actor=None, plans=None) -> ImportResult:
+class _CheckedOnly(Exception):
+    """Rolls a check-only import back, carrying what it would have created."""
+
+    def __init__(self, result: ImportResult):
+        self.result = result
+
+
+def import_event(
+    data, *, rename: str | None = None, actor=None, plans=None, check_only: bool = False
+) -> ImportResult:
     """Check ``data`` and rebuild its event here, all or nothing.
 
     Raises ArchiveError (schema, semantics, a duplicate event, a value this installation
@@ -209,7 +217,20 @@ def import_event(data, *, rename: str | None = None, actor=None, plans=None) -> 
     short name (existing ones are reused as they are); users are matched by username
     and created inactive, without a usable password, when missing. ``plans``: what
     ``validate(data)`` returned for this very document, when the caller checked it first.
+    ``check_only`` runs the whole import and rolls it back: the same warnings and counts
+    (the command's ``--check``, the import page's "check only"), nothing kept.
     """
+    try:
+        with transaction.atomic():
+            result = _rebuild(data, rename=rename, actor=actor, plans=plans)
+            if check_only:
+                raise _CheckedOnly(result)
+    except _CheckedOnly as checked:
+        return checked.result
+    return result
+
+
+def _rebuild(data, *, rename: str | None, actor, plans) -> ImportResult:
     if plans is None:
         plans = validate(data)
     event_data = data["event"]

@@ -4,16 +4,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.utils import translation
 
 from common import limits
 from scoring.archive.load import import_event, loads
 from scoring.archive.validate import ArchiveError
-
-
-class _DryRun(Exception):
-    pass
 
 
 class Command(BaseCommand):
@@ -65,14 +61,7 @@ class Command(BaseCommand):
             except User.DoesNotExist as err:
                 raise CommandError(f"There is no user {user!r}.") from err
         try:
-            with transaction.atomic():
-                data = loads(text)
-                result = import_event(data, rename=rename, actor=actor)
-                self._report(result, check)
-                if check:
-                    raise _DryRun
-        except _DryRun:
-            self.stdout.write("Check only: nothing was kept.")
+            result = import_event(loads(text), rename=rename, actor=actor, check_only=check)
         except ArchiveError as err:
             hint = " (--rename NEW_NAME)" if err.code == "duplicate" else ""
             raise CommandError(f"Refused, nothing imported: {err}{hint}") from err
@@ -80,6 +69,9 @@ class Command(BaseCommand):
             # What the checks above missed still ends as a message, never a traceback.
             text = "; ".join(err.messages) if isinstance(err, ValidationError) else str(err)
             raise CommandError(f"Refused, nothing imported: {text[:500]}") from err
+        self._report(result, check)
+        if check:
+            self.stdout.write("Check only: nothing was kept.")
 
     def _report(self, result, check):
         for warning in result.warnings:
