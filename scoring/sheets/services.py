@@ -226,25 +226,29 @@ def save_sheet(
     return SaveResult(sheet, version, check, stored)
 
 
-def _repeated_save(actor, table, sheet, expected_version, kind, grid) -> SaveResult | None:
-    """This very save, made already: the browser sent it again because the answer was lost
-    (a fault after the commit, a dropped connection; found by bench/faults.py). Only the
-    version right after the one the save started from, by the same user, of the same kind,
-    with no cell different, is this save; anything else stays a conflict."""
-    newest = sheet.versions.order_by("-number").first()
-    if (
-        sheet.version != expected_version + 1
-        or newest is None
-        or newest.created_by_id != actor.pk
-        or newest.kind != kind
-    ):
+def _sent_again(actor, table, sheet, expected_version, kind, grid, participants):
+    """The sheet's newest version when it is this very write made already: the browser sent
+    it again because the answer was lost (a fault after the commit, a dropped connection;
+    found by bench/faults.py). Only the version right after the one the page started from,
+    by the same user, of the same kind, with no cell different, is that write; None
+    otherwise (the caller's conflict or refusal stands)."""
+    if sheet is None or sheet.version != expected_version + 1:
         return None
-    participants = _seats(table)
+    newest = sheet.versions.order_by("-number").first()
+    if newest is None or newest.created_by_id != actor.pk or newest.kind != kind:
+        return None
     try:
         sent = read_grid(grid, table, participants)
     except ValidationError:
         return None
-    if sheets_grid.diff_grids(newest.grid, sent):
+    return None if sheets_grid.diff_grids(newest.grid, sent) else newest
+
+
+def _repeated_save(actor, table, sheet, expected_version, kind, grid) -> SaveResult | None:
+    """A save sent again (`_sent_again`) is answered as saved."""
+    participants = _seats(table)
+    newest = _sent_again(actor, table, sheet, expected_version, kind, grid, participants)
+    if newest is None:
         return None
     partial = kind == SheetVersion.Kind.DRAFT
     check = check_table_grid(table, participants, newest.grid, partial=partial)
@@ -332,25 +336,12 @@ def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> 
 
 
 def _repeated_confirmation(actor, table: Table, grid: dict, expected_version: int):
-    """This very confirmation, made already (its answer was lost, as `_repeated_save`): the
-    sheet confirmed by ``actor`` in the version right after the one the page showed, with
-    the grid the page shows. Anything else keeps its refusal."""
+    """A confirmation sent again (`_sent_again`) of a sheet ``actor`` confirmed."""
     sheet = Sheet.objects.filter(table=table).first()
-    if (
-        sheet is None
-        or sheet.status != Sheet.Status.CONFIRMED
-        or sheet.confirmed_by_id != actor.pk
-        or sheet.version != expected_version + 1
-    ):
+    if sheet is None or sheet.status != Sheet.Status.CONFIRMED:
         return None
-    newest = sheet.versions.order_by("-number").first()
-    if newest.kind != SheetVersion.Kind.CONFIRMATION or newest.created_by_id != actor.pk:
-        return None
-    try:
-        shown = read_grid(grid, table, _seats(table))
-    except ValidationError:
-        return None
-    return None if sheets_grid.diff_grids(newest.grid, shown) else newest
+    kind = SheetVersion.Kind.CONFIRMATION
+    return _sent_again(actor, table, sheet, expected_version, kind, grid, _seats(table))
 
 
 @transaction.atomic
