@@ -79,3 +79,20 @@ def test_the_worker_unit_runs_the_database_worker():
     assert "EnvironmentFile=/etc/romme/romme.env" in unit
     assert "manage.py db_worker" in unit and "--no-reload" in unit
     assert "Restart=always" in unit
+
+
+def test_gunicorn_started_in_the_checkout_opens_no_control_socket():
+    # Two gunicorns on one server (romme.service and romme-readers.service) would share the
+    # per-user default socket: the second takes it over, or fails to bind it at the same moment.
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    result = subprocess.run(
+        [str(gunicorn), "--print-config", "romme.wsgi"],  # loads the app: settings need DEBUG
+        cwd=ROOT, env=os.environ | {"DEBUG": "1"}, capture_output=True, text=True, timeout=60,
+        check=True,
+    )  # fmt: skip
+    settings = {
+        name.strip(): value.strip()
+        for name, _, value in (line.partition("=") for line in result.stdout.splitlines())
+    }
+    assert settings["config"] == "./gunicorn.conf.py"
+    assert settings["control_socket_disable"] == "True"
