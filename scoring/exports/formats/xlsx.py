@@ -14,9 +14,11 @@ from io import BytesIO
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
+from openpyxl.worksheet.worksheet import Worksheet
 
 from scoring.exports.tables import Column, ExportTable, Progress
 
@@ -27,6 +29,7 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 # Characters Excel refuses in worksheet names.
 SHEET_NAME_FORBIDDEN = str.maketrans(dict.fromkeys("[]:*?/\\", " "))
 HEADER_FILL = PatternFill("solid", fgColor="E4E9ED")
+HEADER_ALIGNMENT = Alignment(vertical="center", wrap_text=False)
 BOLD = Font(bold=True)
 MIN_WIDTH, MAX_WIDTH = 6, 50
 
@@ -48,18 +51,36 @@ def cell_value(value: Any, column: Column) -> Any:
     return str(value)
 
 
-def write_cell(ws, row: int, col: int, value: Any, column: Column):
-    cell = ws.cell(row=row, column=col)
-    value = cell_value(value, column)
-    cell.value = value
-    if isinstance(value, str):
+class CellWriter:
+    """Cells for one column of a write-only sheet: a write-only sheet writes each row as it is
+    appended, so three cells per column (number, text, text kept as text) are set anew for
+    every row instead of one cell object per value."""
+
+    def __init__(self, ws, column: Column, font: Font | None = None):
+        self.column = column
+        self.number, self.text, self.quoted = (WriteOnlyCell(ws) for _ in range(3))
+        if column.kind in NUMBER_FORMATS:
+            self.number.number_format = column.number_format or NUMBER_FORMATS[column.kind]
+        # Stored as text whatever it looks like; the quote prefix keeps it text on edit.
+        self.quoted.quotePrefix = True
+        if font is not None:
+            for cell in (self.number, self.text, self.quoted):
+                cell.font = font
+
+    def __call__(self, value: Any):
+        value = cell_value(value, self.column)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.number.value = value
+            return self.number
+        cell = self.text
+        cell.value = value
         if cell.data_type != "s" or value.startswith(FORMULA_TRIGGERS):
-            # Stored as text whatever it looks like; the quote prefix keeps it text on edit.
+            cell = self.quoted
+            cell.value = value
             cell.data_type = "s"
-            cell.quotePrefix = True
-    elif value is not None and column.kind in NUMBER_FORMATS:
-        cell.number_format = column.number_format or NUMBER_FORMATS[column.kind]
-    return cell
+        return cell
 
 
 def sheet_title(table: ExportTable, used: set[str]) -> str:
@@ -91,9 +112,10 @@ def write_workbook(
     title: str = "",
     progress: Progress | None = None,
 ) -> bytes:
-    """One worksheet per table: a bold, frozen header row with an autofilter."""
-    wb = Workbook()
-    wb.remove(wb.active)
+    """One worksheet per table: a bold, frozen header row with an autofilter. The sheets are
+    write-only (openpyxl streams each row out as it is appended): column widths, frozen
+    pane and page setup are set before the first row."""
+    wb = Workbook(write_only=True)
     wb.properties.title = str(title)[:255]
     wb.properties.creator = "Rommé Ledger"
     total = sum(len(t.rows) for t in tables) or 1
@@ -102,26 +124,12 @@ def write_workbook(
     for table in tables:
         ws = wb.create_sheet(sheet_title(table, used))
         columns = table.columns
-        widths = [len(str(c.header)) for c in columns]
-        for col, column in enumerate(columns, start=1):
-            cell = write_cell(ws, 1, col, str(column.header), Column(column.key, ""))
-            cell.font = BOLD
-            cell.fill = HEADER_FILL
-            cell.alignment = Alignment(vertical="center", wrap_text=False)
         rows = table.value_rows()
-        for r, values in enumerate(rows, start=2):
-            for col, (column, value) in enumerate(zip(columns, values, strict=True), start=1):
-                write_cell(ws, r, col, value, column)
-                widths[col - 1] = max(widths[col - 1], _display_length(value, column))
-            done += 1
-            if progress and done % 200 == 0:
-                progress(done, total, "row")
-        last_row = len(rows) + 1
         footer = table.footer_values()
-        if footer is not None:
-            last_row += 1
-            for col, (column, value) in enumerate(zip(columns, footer, strict=True), start=1):
-                write_cell(ws, last_row, col, value, column).font = BOLD
+        widths = [len(str(c.header)) for c in columns]
+        for values in rows:
+            for n, (column, value) in enumerate(zip(columns, values, strict=True)):
+                widths[n] = max(widths[n], _display_length(value, column))
         for col, column in enumerate(columns, start=1):
             width = column.width or min(MAX_WIDTH, max(MIN_WIDTH, widths[col - 1] + 2))
             ws.column_dimensions[get_column_letter(col)].width = width
@@ -130,11 +138,26 @@ def write_workbook(
             data_end = len(rows) + 1
             ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{max(data_end, 1)}"
         # Printing from Excel: A4, header row on every page, one page wide.
-        ws.page_setup.paperSize = ws.PAPERSIZE_A4
+        ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
         ws.page_setup.fitToWidth = 1
         ws.page_setup.fitToHeight = 0
         ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
         ws.print_title_rows = "1:1"
+
+        header = [CellWriter(ws, Column(c.key, ""), BOLD)(str(c.header)) for c in columns]
+        for cell in filter(None, header):
+            cell.fill = HEADER_FILL
+            cell.alignment = HEADER_ALIGNMENT
+        ws.append(header)
+        writers = [CellWriter(ws, column) for column in columns]
+        for values in rows:
+            ws.append([write(value) for write, value in zip(writers, values, strict=True)])
+            done += 1
+            if progress and done % 200 == 0:
+                progress(done, total, "row")
+        if footer is not None:
+            bold = [CellWriter(ws, column, BOLD) for column in columns]
+            ws.append([write(value) for write, value in zip(bold, footer, strict=True)])
     if not tables:
         wb.create_sheet("Sheet")
     out = BytesIO()
