@@ -95,6 +95,7 @@ def document_context(
         "obj": obj,
         "title": exporter.title(obj),
         "header_text": exporter.header_text(obj),
+        "running_title": exporter.running_title(obj),
         "for_pdf": fmt == "pdf",
         "menu_url": reverse("exports:menu", args=[scope.name, obj.pk]),
         "pdf_url": reverse("exports:export", args=[scope.name, obj.pk, exporter.slug, "pdf"]),

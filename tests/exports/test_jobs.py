@@ -184,6 +184,6 @@ def test_a_job_started_in_german_renders_german(client, scorer_a, series_a, data
     job_id = response.json()["id"]
     assert jobs.read_job(job_id).state == "done"
     text = pdf_text(jobs.job_content(job_id)).replace("\n", " ")
-    assert "Wertung (alle bestätigten Listen)" in text
+    assert "Wertung (alle bestätigten Spiellisten)" in text
     assert "Standings (all confirmed sheets)" not in text
     assert "Seite 1 von" in text

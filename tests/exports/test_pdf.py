@@ -193,3 +193,13 @@ def test_progress_reports_pages(series_a):
     assert (1, 2, "page") in seen
     assert seen[-1] == (2, 2, "page")
     assert len(read_pdf(content).pages) == 2
+
+
+def test_page_header_names_the_event_once(event_a):
+    # Left: the event; right: the document's title without the event again (a long title
+    # and the event name wrapped into the centre's "PROVISIONAL").
+    content, _, _ = render_export("standings", event_a, "pdf")
+    (page,) = read_pdf(content).pages
+    text = page.extract_text()
+    assert text.count("Standings (all confirmed sheets)") == 2  # the heading and the header
+    assert text.count("Kasseler Herbstturnier") == 2  # the heading and the header's left

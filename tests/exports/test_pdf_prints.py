@@ -74,7 +74,7 @@ def test_standings_pdf_in_german_repeats_the_header_row(club_a):
             842,
         )
     first, second = pages[0], pages[1]
-    assert "Wertung (alle bestätigten Listen)" in first and "Einzel – Gesamtwertung" in first
+    assert "Wertung (alle bestätigten Spiellisten)" in first and "Einzel – Gesamtwertung" in first
     assert "Kasseler Stadtmeisterschaft" in first and "14. März 2026" in first
     assert "Stand " in first and "Seite 1 von" in first
     # The header row again on page 2, above the rows that continue there.
@@ -91,7 +91,7 @@ def test_standings_pdf_marks_provisional_on_every_page(club_a):
     _content, pages = _german_pdf("standings", event)
     assert len(pages) >= 2
     text = "\n".join(pages)
-    assert "VORLÄUFIG: Noch nicht alle Spielzettel sind bestätigt" in pages[0]
+    assert "VORLÄUFIG: Noch nicht alle Spiellisten sind bestätigt" in pages[0]
     assert all("VORLÄUFIG" in page for page in pages)  # the page head of every page
     assert "Einzel – Gesamtwertung (vorläufig)" in pages[0]
     # The last column names the series still waiting for a confirmed sheet.
