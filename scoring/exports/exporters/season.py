@@ -44,7 +44,7 @@ class SeasonRankingExporter(Exporter):
 
     def title(self, club):
         season = self.season(club)
-        label = season.name if season is not None else _("no season yet")
+        label = season.name if season is not None else _("(no season yet)")
         return _("Season ranking") + f" {label} – {club}"
 
     def pdf_parts(self, context, workers):
