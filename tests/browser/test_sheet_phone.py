@@ -24,7 +24,13 @@ def test_a_scorer_enters_hands_on_a_phone(live_server, browser):
     user_with_role(club, "scorer", username="schreiber")
     event = EventFactory(club=club, rounds_per_series=1)
     series = SeriesFactory(event=event, number=1, status="in_play")
-    names = [("Anna", "Müller"), ("Bernd", "Becker"), ("Clara", "Schulz"), ("Dieter", "Wolf")]
+    # A long double name: the first-dealer choice and the dealer line must wrap, not widen.
+    names = [
+        ("Dieter-Alexander", "Schröder-Müllenhoff"),
+        ("Bernd", "Becker"),
+        ("Clara", "Schulz"),
+        ("Anna", "Müller"),
+    ]
     people = [
         ParticipantFactory(event=event, player__given_name=g, player__family_name=f)
         for g, f in names
@@ -42,6 +48,9 @@ def test_a_scorer_enters_hands_on_a_phone(live_server, browser):
     page.wait_for_url("**/tables/1/sheet/")
 
     assert page.evaluate("document.documentElement.scrollWidth") <= 391
+    card = page.locator("tbody tr").first.bounding_box()
+    dealer = page.locator("tbody tr td.dealer").first.bounding_box()
+    assert dealer["x"] + dealer["width"] <= card["x"] + card["width"]
     first = page.locator("input[name='cell-1-1']")
     box = first.bounding_box()
     assert box["height"] >= 44 and box["width"] >= 120
