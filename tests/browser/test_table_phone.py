@@ -20,7 +20,26 @@ from tests.sheets.conftest import random_grid
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-NAMES = [("Anna", "Müller"), ("Bernd", "Becker"), ("Clara", "Schulz"), ("Dieter", "Wolf")]
+NAMES = [
+    ("Anna", "Müller"),
+    ("Bernd", "Becker"),
+    ("Clara", "Schulz"),
+    ("Dieter-Alexander", "Schröder-Müllenhoff"),  # breaks at its hyphens, not in a word
+]
+# Every column of the sheet is at least as wide as the longest word of its header.
+NO_WORD_BROKEN = """() => [...document.querySelectorAll('#phone-sheet thead th')].every(th => {
+    const style = getComputedStyle(th);
+    const room = th.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return th.textContent.split(/[\\s-]+/).every(word => {
+        const probe = document.createElement('span');
+        probe.style.cssText = 'position:absolute;white-space:nowrap;font:' + style.font;
+        probe.textContent = word;
+        document.body.appendChild(probe);
+        const fits = probe.getBoundingClientRect().width <= room + 0.5;
+        probe.remove();
+        return fits;
+    });
+})"""
 
 
 @pytest.fixture
@@ -83,6 +102,7 @@ def test_two_seats_enter_and_confirm_a_series_through_a_wifi_drop(live_server, b
     _sit_down(writer, url, link.seat_codes[0].lower())
     assert "Sie sind Platz 1 (Anna Müller)" in writer.inner_text("#my-seat")
     assert writer.evaluate("document.documentElement.scrollWidth") <= 391
+    assert writer.evaluate(NO_WORD_BROKEN)
     points = writer.locator("input[name=points-2]").first
     assert points.get_attribute("inputmode") == "numeric"
     assert points.bounding_box()["height"] >= 44
