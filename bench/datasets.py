@@ -13,7 +13,7 @@ SIZES = ("small", "large", "season")
 
 
 def _players(count: int, clubs, prefix: str):
-    from clubs.models import Membership, Player, make_name_key
+    from clubs.models import Membership, Player, make_name_key, make_sort_key
 
     players = Player.objects.bulk_create(
         Player(
@@ -21,6 +21,8 @@ def _players(count: int, clubs, prefix: str):
             family_name=f"Nachname{i:04d}",
             player_number=f"{prefix}{i:05d}",
             name_key=make_name_key(f"Vorname{i}", f"Nachname{i:04d}"),
+            # bulk_create skips save(), which keeps these keys
+            sort_key=make_sort_key(f"Vorname{i}", f"Nachname{i:04d}", f"{prefix}{i:05d}"),
             birth_year=1940 + i % 60,
         )
         for i in range(count)

@@ -45,7 +45,7 @@ def _setup(tmp: str) -> None:
 def _build(tables: int):
     import datetime as dt
 
-    from clubs.models import Club, Membership, Player, make_name_key
+    from clubs.models import Club, Membership, Player, make_name_key, make_sort_key
     from tournaments.models import Event, Participant, Seat, Series, Table
 
     clubs = Club.objects.bulk_create(
@@ -63,6 +63,7 @@ def _build(tables: int):
                 player_number=f"B{i:05d}",
                 birth_year=1940 + i % 60,
                 name_key=make_name_key(g, f),
+                sort_key=make_sort_key(g, f, f"B{i:05d}"),  # bulk_create skips save()
             )
         )
     players = Player.objects.bulk_create(players)

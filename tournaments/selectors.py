@@ -139,12 +139,8 @@ def seating(series: Series) -> Seating:
             result.tables.append((row.table, current))
         current.append(row)
         result.alphabetical.append(row)
-    result.alphabetical.sort(
-        key=lambda r: (
-            r.participant.player.family_name.casefold(),
-            r.participant.player.given_name.casefold(),
-        )
-    )
+    # German order (Ä with A, ß as ss), the players' stored key as in every other list.
+    result.alphabetical.sort(key=lambda r: r.participant.player.sort_key)
     result.violations = [violation_message(v, by_id) for v in series.draw_violations or ()]
     if series.status == Series.Status.SEATED:
         result.not_playing = [

@@ -128,3 +128,16 @@ def test_long_sheet_names_are_cut_and_unique():
     tables = [ExportTable("A" * 40, [Column("a", "A")]), ExportTable("A" * 40, [Column("a", "A")])]
     names = read_xlsx(write_workbook(tables)).sheetnames
     assert len(set(names)) == 2 and all(len(n) <= 31 for n in names)
+
+
+def test_seating_page_and_workbook_list_names_in_the_same_german_order(series_a):
+    from tournaments import selectors
+
+    page = [str(row.participant.player) for row in selectors.seating(series_a).alphabetical]
+    content, _, _ = render_export("seating", series_a, "xlsx")
+    by_name = read_xlsx(content)["By name"]
+    workbook = [row[0].value for row in by_name.iter_rows(min_row=2)]
+    assert page == workbook
+    # Ä with A (Äbersold first), ß as ss, Ö with O.
+    assert page[0] == "Äbersold, Heinz"
+    assert page.index("Özdemir, Anna") < page.index("Schröder, Lotte") < page.index("Weiß, Grete")

@@ -2,31 +2,12 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.selectors import club_members
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
-
-
-def collation_key(text: str) -> str:
-    """German phone-book-free order: "Äbersold" next to "Abel", "Weiß" as "Weiss"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def player_key(player) -> tuple[str, str, str]:
-    return (
-        collation_key(player.family_name),
-        collation_key(player.given_name),
-        player.player_number,
-    )
-
-
-# ----- player registry ---------------------------------------------------------------------
 
 
 @register
@@ -40,7 +21,7 @@ class PlayerRegistryExporter(Exporter):
         return club.name
 
     def tables(self, club) -> list[ExportTable]:
-        players = sorted(club_members(club), key=player_key)
+        players = sorted(club_members(club), key=lambda player: player.sort_key)
         columns = [
             Column("number", _("Number"), width=12),
             Column("family_name", _("Family name")),

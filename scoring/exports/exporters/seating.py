@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scoring.exports.exporters.players import player_key
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import absolute, qr_data_uri
@@ -71,7 +70,7 @@ class SeatingListExporter(Exporter):
             )
             % {"players": len(seats), "tables": table_count},
         }
-        alphabetical = sorted(seats, key=lambda seat: player_key(seat.participant.player))
+        alphabetical = sorted(seats, key=lambda seat: seat.participant.player.sort_key)
         by_name = ExportTable(
             _("By name"),
             [
