@@ -145,7 +145,8 @@ def player_detail(request, pk):
         context["history"] = selectors.history_of(player)
         context["membership_history"] = selectors.membership_history(player)
         context["join_form"] = JoinClubForm(clubs=clubs_with_role(request.user, ORGANISER))
-        context["end_form"] = EndMembershipForm()
+        # Wrapped in its label on every open membership's row: no id, so none repeats.
+        context["end_form"] = EndMembershipForm(auto_id=False)
     return render(request, "clubs/player_detail.html", context)
 
 

@@ -9,6 +9,7 @@ must have no empty and no fuzzy entries.
 import html
 import re
 from collections import deque
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urldefrag, urlparse
 
@@ -163,3 +164,49 @@ def test_no_translation_call_inside_an_f_string():
                 if pattern.search(line):
                     found.append(f"{path.relative_to(root)}:{number}")
     assert found == []
+
+
+class _FormControls(HTMLParser):
+    """Form controls a person fills in, and whether each has a name for a screen reader: a
+    <label for>, a <label> around it, or aria-label / aria-labelledby."""
+
+    UNNAMED = ("hidden", "submit", "button", "reset", "image")
+
+    def __init__(self):
+        super().__init__()
+        self.controls, self.label_for, self.open_labels = [], set(), 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "label":
+            self.open_labels += 1
+            if attrs.get("for"):
+                self.label_for.add(attrs["for"])
+        elif tag in ("input", "select", "textarea"):
+            if tag == "input" and attrs.get("type", "text") in self.UNNAMED:
+                return
+            named = self.open_labels > 0 or "aria-label" in attrs or "aria-labelledby" in attrs
+            self.controls.append((attrs.get("id"), attrs.get("name"), named))
+
+    def handle_endtag(self, tag):
+        if tag == "label" and self.open_labels:
+            self.open_labels -= 1
+
+    def unlabelled(self):
+        return [
+            name for id_, name, named in self.controls if not named and id_ not in self.label_for
+        ]
+
+
+def test_every_form_field_has_a_label(client, club_a, german_event):
+    organiser = user_with_role(club_a, "organiser", username="leitung")
+    client.force_login(organiser)
+    pages, _downloads = _crawl(client, ["/", german_event.get_absolute_url(), "/players/"])
+    found = {}
+    for url, body in pages.items():
+        parser = _FormControls()
+        parser.feed(body)
+        if parser.unlabelled():
+            found[url] = parser.unlabelled()
+    assert found == {}
+    assert any("/players/" in url and url != "/players/" for url in pages)
