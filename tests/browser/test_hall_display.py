@@ -37,6 +37,21 @@ def test_twenty_players_fit_on_one_screen_in_large_type(live_server, browser):
     context.close()
 
 
+def test_a_long_event_name_wraps_beside_the_clock_on_a_beamer_and_a_phone(live_server, browser):
+    event = generated(ClubFactory(), 8, series=1, rounds=1)
+    event.name = "Offene Hessische Rommé-Meisterschaft der Seniorinnen und Senioren 2026"
+    event.save()
+    url = f"{live_server.url}/public/events/{event.pk}/display/"
+    for width, height in ((1920, 1080), (390, 844)):
+        context = browser.new_context(locale="de-DE", viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        clock = page.locator("[data-clock]").bounding_box()
+        assert clock["x"] + clock["width"] <= width
+        context.close()
+
+
 def test_a_larger_field_is_paged_through_automatically(live_server, browser):
     event = generated(ClubFactory(), 45, series=2, rounds=1)
     url = f"{live_server.url}/public/events/{event.pk}/display/"
