@@ -43,12 +43,6 @@ class Exporter:
         """The running header of every PDF page (the event name where there is one)."""
         return str(obj)
 
-    def running_title(self, obj) -> str:
-        """The page header's right-hand text: the title without the event name that the
-        left-hand text already shows (the whole title wrapped into the centre's status)."""
-        title = str(self.title(obj))
-        return title.removesuffix(f" – {self.header_text(obj)}") or title
-
     def context(self, obj, *, base_url: str = "") -> dict[str, Any]:
         """Extra template context for a custom `template` (the tables are always there)."""
         return {}

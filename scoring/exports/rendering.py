@@ -90,12 +90,15 @@ def document_context(
     exporter: Exporter, obj, fmt: str, *, base_url: str = "", csp_nonce: str = ""
 ) -> dict:
     scope = scope_of(obj)
+    title, header_text = str(exporter.title(obj)), str(exporter.header_text(obj))
     context = {
         "exporter": exporter,
         "obj": obj,
-        "title": exporter.title(obj),
-        "header_text": exporter.header_text(obj),
-        "running_title": exporter.running_title(obj),
+        "title": title,
+        "header_text": header_text,
+        # The page header's right: the title without the event the left already shows
+        # (the whole title wrapped into the centre's "VORLÄUFIG").
+        "running_title": title.removesuffix(f" – {header_text}") or title,
         "for_pdf": fmt == "pdf",
         "menu_url": reverse("exports:menu", args=[scope.name, obj.pk]),
         "pdf_url": reverse("exports:export", args=[scope.name, obj.pk, exporter.slug, "pdf"]),
