@@ -13,6 +13,8 @@ from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from common import datafolder
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -31,9 +33,26 @@ DEBUG = env_bool("DEBUG", default=False)
 # The test suite runs without a production environment; it never serves real users.
 TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 
+# The hall mode (`python -m romme.hall`, docs/hall.md): the director's laptop as the server
+# for a room of phones. Production settings over plain HTTP in the hall's LAN, everything
+# kept in one data folder (database, secret key, backups).
+HALL_MODE = env_bool("HALL_MODE")
+HALL_DATA_DIR = datafolder.resolve() if HALL_MODE else None
+# The address printed on QR codes, when the laptop's own LAN address is not the one phones
+# should use (a fixed address on a travel router); otherwise it is found at run time.
+HALL_URL = os.environ.get("HALL_URL", "").strip()
+HALL_PORT = int(os.environ.get("HALL_PORT", "8000"))
+# Loopback aliases that the hall mode treats as another device (a phone), for tests only:
+# a test talks to the laptop from 127.0.0.3 and must be refused the director's pages.
+HALL_OTHER_DEVICES = env_list("HALL_OTHER_DEVICES")
+if HALL_MODE:
+    DEBUG = False
+
 PRODUCTION = not (DEBUG or TESTING)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if HALL_MODE and not SECRET_KEY:
+    SECRET_KEY = datafolder.secret_key(HALL_DATA_DIR)
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured(
@@ -43,6 +62,10 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
+if HALL_MODE:
+    # The laptop's addresses change with the network: hall.access.HallHostMiddleware checks
+    # every request's host against the addresses it has now (and localhost, HALL_URL).
+    ALLOWED_HOSTS = ["*"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -63,9 +86,13 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "scoring",
+    "hall",
 ]
 
 MIDDLEWARE = [
+    # The hall mode's checks before anything else reads the host: a host that is not one of
+    # the laptop's addresses gets 400, a phone only the pages meant for phones (hall.access).
+    "hall.access.HallMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "romme.headers.PermissionsPolicyMiddleware",
@@ -172,10 +199,21 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if HALL_MODE:
+    DATABASES["default"] = dj_database_url.parse(
+        f"sqlite:///{datafolder.database_path(HALL_DATA_DIR)}", conn_max_age=0
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several scorers save at once in a hall: wait for the write lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+if HALL_MODE:
+    # The only copy of the tournament: WAL lets phones read while a sheet is written, and
+    # synchronous=FULL syncs every commit to the disk, so an acknowledged save survives a
+    # power cut (NORMAL in WAL mode may lose the last commits then).
+    DATABASES["default"]["OPTIONS"]["init_command"] = (
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=20000"
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -201,7 +239,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # `collectstatic` writes here; a server may put it elsewhere (the production smoke uses a temp dir).
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATIC_ROOT = Path(
+    os.environ.get("STATIC_ROOT")
+    or (datafolder.static_root(HALL_DATA_DIR) if HALL_MODE else BASE_DIR / "staticfiles")
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -222,7 +263,7 @@ UPLOAD_LIMITS: dict[str, int] = {}
 
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 
-if PRODUCTION:
+if PRODUCTION and not HALL_MODE:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
@@ -230,6 +271,16 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if HALL_MODE:
+    # Plain HTTP in a LAN without a name: no TLS to redirect to, no HSTS (it would lock the
+    # phones out of http://192.168.x), no Secure cookies (they would never be sent back).
+    # Everything else is as on a server.
+    SILENCED_SYSTEM_CHECKS = [
+        "security.W004",  # HSTS
+        "security.W008",  # SSL redirect
+        "security.W012",  # Secure session cookie
+        "security.W016",  # Secure CSRF cookie
+    ]
 
 # Cache: local memory by default (the laptop needs no Redis). A server with several gunicorn
 # workers sets CACHE_URL (or REDIS_URL), e.g. redis://127.0.0.1:6379/1, for one shared cache:
@@ -267,3 +318,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+if HALL_MODE:
+    # A log in the data folder as well: what a club's helper sends along when asking for help.
+    LOGGING["formatters"] = {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}}
+    LOGGING["handlers"]["file"] = {
+        "class": "logging.handlers.RotatingFileHandler",
+        "filename": str(datafolder.log_path(HALL_DATA_DIR)),
+        "maxBytes": 5_000_000,
+        "backupCount": 3,
+        "encoding": "utf-8",
+        "formatter": "plain",
+        "delay": True,
+    }
+    LOGGING["root"]["handlers"] = ["console", "file"]

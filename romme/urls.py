@@ -25,4 +25,5 @@ urlpatterns = [
     path("", include("scoring.sheets.urls")),
     path("exports/", include("scoring.exports.urls")),
     path("archive/", include("scoring.archive.urls")),
+    path("", include("hall.urls")),
 ]

@@ -1,15 +1,27 @@
+from django.conf import settings
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
 from clubs.permissions import clubs_with_role
+from hall import selectors as hall_selectors
 
 
 def home(request):
+    if settings.HALL_MODE and not getattr(request, "hall_laptop", True):
+        # A phone in the hall: the published results, and how to reach a table's sheet.
+        from hall.access import flags
+
+        context = {
+            "events": hall_selectors.phone_events(),
+            "remote_direction": flags.remote_direction(),
+        }
+        if not (context["remote_direction"] and request.user.is_authenticated):
+            return render(request, "hall/phone_home.html", context)
     clubs = []
     if request.user.is_authenticated:
         clubs = clubs_with_role(request.user).order_by("name")
-    return render(request, "home.html", {"my_clubs": clubs})
+    return render(request, "home.html", {"my_clubs": clubs, "hall": hall_selectors.start_panel()})
 
 
 @require_GET

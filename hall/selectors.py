@@ -1,0 +1,56 @@
+"""What the hall's pages read: the phones' address with its QR, the hall settings and the
+backups' state; the events a phone may open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from common import lan
+from scoring.sheets.codes import qr_data_uri
+from tournaments.models import Event
+
+
+@dataclass
+class StartPanel:
+    url: str
+    qr: str
+    others: tuple[str, ...]
+    from_setting: bool
+    local_only: bool
+    change: lan.AddressChange | None
+    data_folder: str
+    settings: object
+    backups: object
+
+
+def start_panel() -> StartPanel | None:
+    """The laptop's start page in the hall mode; None elsewhere."""
+    if not settings.HALL_MODE:
+        return None
+    from hall import backups, services
+
+    found = lan.hall_address()
+    return StartPanel(
+        url=found.url,
+        qr=qr_data_uri(found.url + "/") if found.url else "",
+        others=found.others,
+        from_setting=found.from_setting,
+        local_only=bool(found.url) and lan.points_to_this_machine(found.url),
+        change=lan.address_change(),
+        data_folder=str(settings.HALL_DATA_DIR),
+        settings=services.load(),
+        backups=backups.status(),
+    )
+
+
+def phone_events():
+    """Events with at least one published series: what a phone opening the laptop's address
+    can follow (the public page and the hall display)."""
+    return (
+        Event.objects.filter(series__published=True)
+        .distinct()
+        .select_related("club")
+        .order_by("-start_date", "name")
+    )

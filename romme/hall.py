@@ -1,0 +1,267 @@
+"""The hall mode: `python -m romme.hall` (or `make hall`) makes the director's laptop the
+server for the phones in the hall.
+
+This module is the hall's whole process handling, kept small and free of anything only
+POSIX has (no fork, no POSIX signals, no shell, no Unix paths), so that it starts the same
+from a desktop shortcut on Windows, from the Terminal on macOS and from make on Linux:
+
+- the data folder (`common.datafolder`): refused with a German message when it cannot be
+  written, and locked (filelock) so that a second hall mode on the same folder stops
+  before it touches anything;
+- the secret key made on the first start, the database migrated, the static files
+  collected (production settings: DEBUG off, whitenoise, CSP enforced);
+- two child processes started with the same Python: the task worker (long exports,
+  archive imports) and the backup loop (`hall_backups`). Each watches its standard input
+  and ends when the pipe closes, so that a hall killed hard leaves no orphans on any
+  system; a child that dies is started again;
+- the web server in this process: waitress (threads, pure Python, runs on Windows and
+  macOS), on all IPv4 addresses, never Django's runserver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+CHILDREN = ("worker", "backups")
+RESTART_SECONDS = 5.0
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _fail(text: str) -> int:
+    print(text, file=sys.stderr, flush=True)
+    return 2
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m romme.hall",
+        description="Rommé Ledger im Saal: der Laptop als Server für die Handys.",
+    )
+    parser.add_argument("--data", help="Datenordner (sonst ROMME_DATA oder der Benutzerordner)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("HALL_PORT", "8000")))
+    parser.add_argument(
+        "--listen", default=os.environ.get("HALL_LISTEN", "0.0.0.0"), help="Adresse zum Lauschen"
+    )
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("HALL_THREADS", "8")))
+    parser.add_argument("--no-browser", action="store_true", help="keinen Browser öffnen")
+    parser.add_argument("--child", choices=CHILDREN, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def _environment(args: argparse.Namespace, folder: Path) -> None:
+    os.environ["HALL_MODE"] = "1"
+    os.environ["ROMME_DATA"] = str(folder)
+    os.environ["HALL_PORT"] = str(args.port)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
+    os.environ.pop("DEBUG", None)
+    os.environ.pop("DATABASE_URL", None)  # the hall's database is the data folder's SQLite
+
+
+def _django():
+    sys.path.insert(0, str(BASE_DIR))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    return call_command
+
+
+# ----- children -----------------------------------------------------------------------------
+
+
+def _watch_parent() -> None:
+    """End this child when the hall's pipe closes: the parent ended, however it ended."""
+    try:
+        while sys.stdin.buffer.read(1024):
+            pass
+    except (OSError, ValueError):
+        pass
+    os._exit(0)
+
+
+def run_child(name: str) -> int:
+    threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
+    call_command = _django()
+    if name == "worker":
+        call_command("db_worker", no_reload=True)
+    else:
+        call_command("hall_backups")
+    return 0
+
+
+class Child:
+    def __init__(self, name: str, folder: Path, port: int):
+        self.name = name
+        self.command = [
+            sys.executable,
+            "-m",
+            "romme.hall",
+            "--child",
+            name,
+            "--data",
+            str(folder),
+            "--port",
+            str(port),
+        ]
+        self.process = None
+        self.stopping = False
+
+    def start(self) -> None:
+        import subprocess
+
+        self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, cwd=BASE_DIR)
+
+    def keep_alive(self) -> None:
+        while not self.stopping:
+            if self.process is not None and self.process.poll() is not None:
+                _say(f"Hintergrundprozess „{self.name}“ beendet, wird neu gestartet.")
+                time.sleep(RESTART_SECONDS)
+                if not self.stopping:
+                    self.start()
+            time.sleep(1.0)
+
+    def stop(self) -> None:
+        self.stopping = True
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        try:
+            process.stdin.close()  # the child's watcher ends it
+            process.wait(timeout=10)
+        except Exception:
+            process.terminate()  # TerminateProcess on Windows
+            process.wait(timeout=10)
+
+
+# ----- the hall -----------------------------------------------------------------------------
+
+
+def _banner(port: int, listen: str) -> None:
+    from common import lan
+
+    found = lan.hall_address(fresh=True)
+    _say("")
+    _say("Rommé Ledger im Saal")
+    _say(f"  Am Laptop:   http://127.0.0.1:{port}/")
+    if found.url:
+        _say(f"  Handys:      {found.url}")
+        for other in found.others:
+            _say(f"               {other}")
+    else:
+        _say("  Handys:      kein Netzwerk gefunden. Laptop mit dem WLAN des Saals (Reiserouter)")
+        _say("               verbinden oder den Hotspot des Laptops einschalten.")
+    if listen not in ("0.0.0.0", ""):
+        _say(f"  (lauscht nur auf {listen})")
+    _say("  Beenden:     Strg+C in diesem Fenster")
+    _say("")
+
+
+def _first_start_hint(port: int) -> None:
+    from django.contrib.auth import get_user_model
+
+    if not get_user_model().objects.exists():
+        _say(
+            f"Erster Start: Öffnen Sie http://127.0.0.1:{port}/ an diesem Laptop und legen Sie "
+            "das Konto der Turnierleitung und den Verein an."
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    from common import datafolder
+
+    folder = datafolder.resolve(args.data)
+    problem = datafolder.check_writable(folder)
+    if problem:
+        return _fail(
+            f"Der Datenordner {folder} kann nicht beschrieben werden ({problem}). "
+            "Ist der Datenträger voll oder schreibgeschützt? Nichts wurde gestartet."
+        )
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(datafolder.lock_path(folder)), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        return _fail(
+            f"Rommé Ledger läuft bereits mit dem Datenordner {folder}. Ein zweiter Start mit "
+            "demselben Ordner ist nicht möglich: Bitte das offene Fenster benutzen oder dort "
+            "mit Strg+C beenden."
+        )
+    try:
+        return _serve(args, folder)
+    finally:
+        lock.release()
+
+
+def _serve(args: argparse.Namespace, folder: Path) -> int:
+    _environment(args, folder)
+    call_command = _django()
+    _say(f"Datenordner: {folder}")
+    call_command("migrate", interactive=False, verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    from hall.services import load
+
+    load()
+    children = [Child(name, folder, args.port) for name in CHILDREN]
+    for child in children:
+        child.start()
+        threading.Thread(target=child.keep_alive, name=f"keep-{child.name}", daemon=True).start()
+    try:
+        from waitress import create_server
+
+        from romme.wsgi import application
+
+        try:
+            server = create_server(
+                application,
+                host=args.listen,
+                port=args.port,
+                threads=args.threads,
+                ident="",  # no Server header naming the software
+                channel_timeout=120,
+                connection_limit=400,  # 100 phones, their spectators and the display
+            )
+        except OSError as error:
+            return _fail(
+                f"Port {args.port} ist belegt ({error.strerror}). Läuft Rommé Ledger schon? "
+                f"Sonst einen anderen Port wählen: python -m romme.hall --port 8001"
+            )
+        _banner(args.port, args.listen)
+        _first_start_hint(args.port)
+        if not args.no_browser and not os.environ.get("CI"):
+            webbrowser.open(f"http://127.0.0.1:{args.port}/")
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            _say("Rommé Ledger wird beendet …")
+        finally:
+            server.close()
+    finally:
+        for child in children:
+            child.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    if args.child:
+        from common import datafolder
+
+        _environment(args, datafolder.resolve(args.data))
+        return run_child(args.child)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
