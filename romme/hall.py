@@ -213,7 +213,9 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
     from hall.services import load
 
     load()
-    children = [Child(name, folder, args.port) for name in CHILDREN]
+    # HALL_BACKUPS=0 leaves the backup loop out (the capacity bench compares both ways).
+    names = [n for n in CHILDREN if n != "backups" or os.environ.get("HALL_BACKUPS") != "0"]
+    children = [Child(name, folder, args.port) for name in names]
     for child in children:
         child.start()
         threading.Thread(target=child.keep_alive, name=f"keep-{child.name}", daemon=True).start()
