@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import VIEWER, has_role, require_role
+from common.lan import phone_base_url
 from scoring.exports.registry import EXPORTERS, SCOPES, exporters_for, get_exporter
 from scoring.models import ExportJob
 from scoring.sheets.codes import parse_sheet_code, sheet_entry_path
@@ -46,7 +47,8 @@ def _exporter(slug: str, scope: str, fmt: str):
 
 
 def _base_url(request) -> str:
-    return request.build_absolute_uri("/").rstrip("/")
+    # In the hall the laptop's LAN address, never the address of the director's browser.
+    return phone_base_url(request)
 
 
 def _unit_message(job: ExportJob) -> str:

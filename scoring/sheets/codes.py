@@ -11,6 +11,8 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.http import base36_to_int, int_to_base36
 from qrcode.constants import ERROR_CORRECT_M
 
+from common.lan import points_to_this_machine
+
 CODE_RE = re.compile(r"^([0-9a-z]{1,8})-([0-9a-z]{1,4})$")
 
 
@@ -36,6 +38,20 @@ def sheet_entry_path(series_pk: int, table_number: int) -> str:
 
 def absolute(base_url: str, path: str) -> str:
     return base_url.rstrip("/") + path if base_url else path
+
+
+NO_ADDRESS = "none"
+THIS_MACHINE = "local"
+
+
+def link_problem(base_url: str) -> str:
+    """Why a QR built on ``base_url`` could not work on a phone: NO_ADDRESS (no network
+    address known: a relative path), THIS_MACHINE (localhost), or "" when it can."""
+    if not base_url.startswith(("http://", "https://")):
+        return NO_ADDRESS
+    if points_to_this_machine(base_url):
+        return THIS_MACHINE
+    return ""
 
 
 def qr_data_uri(text: str) -> str:

@@ -12,23 +12,24 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import ORGANISER, require_role
+from common.lan import address_change, phone_base_url
 from scoring.models import TableLink
 from scoring.sheets import player_pins, table_entry, table_links, table_selectors
-from scoring.sheets.codes import qr_data_uri
+from scoring.sheets.codes import absolute, link_problem, qr_data_uri
 from scoring.sheets.messages import problem_dicts
 from scoring.sheets.services import SheetInvalid
 from scoring.sheets.table_forms import fields_of_hand, hand_from_post
-from scoring.sheets.table_links import LinkClosed, TooManyTries
+from scoring.sheets.table_links import LinkClosed, TooManyTries, phone_path
 from tournaments.models import Series, Table
 
 CLOSED_STATUS = {"revoked": 403, "expired": 410, "missing": 404, "throttled": 429}
@@ -314,17 +315,25 @@ def series_table_links(request, pk):
             messages.success(request, _("Table links made: %(count)d.") % {"count": len(made)})
         return redirect("scoring:table_links", pk=pk)
     rows = table_selectors.series_links(series)
+    # The phones' address (in the hall the laptop's LAN address, not this browser's).
+    base_url = phone_base_url(request)
+    problem = link_problem(base_url)
+    change = address_change() if settings.HALL_MODE else None
+    stale = False
     for row in rows:
-        row.url = ""
+        row.url = row.qr = ""
         if row.link:
-            row.url = request.build_absolute_uri(
-                reverse("scoring:table_phone", kwargs={"token": row.link.token})
-            )
-            row.qr = qr_data_uri(row.url)
+            row.url = absolute(base_url, phone_path(row.link))
+            if not problem:
+                row.qr = qr_data_uri(row.url)
+            stale = stale or bool(change and row.link.created_at < change.since)
     context = {
         "series": series,
         "event": series.event,
         "rows": rows,
+        "base_url": base_url,
+        "qr_problem": problem,
+        "address_change": change if stale else None,
         "in_play": series.status == Series.Status.IN_PLAY,
         "missing": any(r.link is None and r.seats for r in rows),
         "pins": player_pins.pin_history(series.event),

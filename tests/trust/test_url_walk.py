@@ -32,6 +32,7 @@ PUBLIC = {
     "standings:display": "hall display: published series only",
     "standings:api": "read-only JSON: published series only for outsiders",
     "standings:version": "the results version: a counter, no result",
+    "hall:guide": "the hall guide: how phones reach the laptop, no data",
 }
 # Any logged-in user may read these: the shared registry of clubs, players, events and
 # seatings (no results), and standings limited to published series for outsiders.
@@ -139,6 +140,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "scoring:table_link_pin": {"pk": i["series"]},
         "scoring:table_hand_settle": {"pk": i["series"], "number": 1, "hand": 1},
         "archive:import": {},
+        "hall:setup": {}, "hall:settings": {}, "hall:backups": {}, "hall:guide": {},
         "archive:import_job": {"import_id": i["archive_import"]},
         "archive:import_status": {"import_id": i["archive_import"]},
         **{name: {"token": NO_TABLE_TOKEN} for name in TOKEN},

@@ -16,7 +16,13 @@ from scoring.exports.exporters.seating import club_short
 from scoring.exports.parts import sheet_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
-from scoring.sheets.codes import absolute, qr_data_uri, sheet_code, sheet_entry_path
+from scoring.sheets.codes import (
+    absolute,
+    link_problem,
+    qr_data_uri,
+    sheet_code,
+    sheet_entry_path,
+)
 from scoring.sheets.table_links import live_links, phone_path
 from tournaments.models import Seat, Series, Table
 
@@ -49,6 +55,7 @@ class PrefilledSheet:
     short_url: str = ""
     qr: str = ""
     phone: bool = False  # the QR leads to the table link (players' phones)
+    qr_problem: str = ""  # codes.link_problem: why no QR is printed
 
 
 def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True):
@@ -56,6 +63,9 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
     (3 queries). While a table has a working table link, its QR leads to the link and each
     seat's code is printed next to the seat; otherwise to the sheet's entry page."""
     links = live_links(series)
+    # A QR that no phone can follow (no network address, localhost) is not printed: the
+    # sheet says why instead.
+    problem = link_problem(base_url)
     seats = Seat.objects.select_related("participant__player", "participant__club").order_by(
         "position"
     )
@@ -101,8 +111,9 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
                 code=code,
                 url=url,
                 short_url=absolute(base_url, reverse("exports:sheet_code", args=[code])),
-                qr=qr_data_uri(url) if with_qr else "",
+                qr=qr_data_uri(url) if with_qr and not problem else "",
                 phone=link is not None,
+                qr_problem=problem,
             )
         )
     return sheets

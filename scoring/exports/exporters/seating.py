@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
-from scoring.sheets.codes import absolute, qr_data_uri
+from scoring.sheets.codes import absolute, link_problem, qr_data_uri
 from scoring.sheets.table_links import live_links, phone_path
 from tournaments.models import Seat, Series
 
@@ -93,10 +93,11 @@ class SeatingListExporter(Exporter):
         """Each table's QR to its table link while the series is in play (the token alone
         shows that table's sheet; writing needs a seat code from the score sheet)."""
         cards = []
+        problem = link_problem(base_url)
         for number, link in sorted(live_links(series).items()):
             url = absolute(base_url, phone_path(link))
-            cards.append({"table": number, "url": url, "qr": qr_data_uri(url)})
-        return {"table_links": cards}
+            cards.append({"table": number, "url": url, "qr": "" if problem else qr_data_uri(url)})
+        return {"table_links": cards, "qr_problem": problem}
 
     def expected_pages(self, series) -> int:
         seats = Seat.objects.filter(series=series).count()
