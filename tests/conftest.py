@@ -2,6 +2,9 @@
 
 import pytest
 
+# The hall mode's fake network and settings (tests/hall/fakes.py), for every test folder.
+pytest_plugins = ["tests.hall.fakes"]
+
 
 @pytest.fixture
 def club_a(db):

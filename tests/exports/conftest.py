@@ -165,3 +165,15 @@ def run_worker() -> None:
     finally:
         for number, handler in kept.items():
             signal.signal(number, handler)
+
+
+@pytest.fixture
+def links(series_a, organiser_a):
+    """Table links of series_a, put in play: {table number: TableLink}."""
+    from scoring.sheets import table_links
+    from tournaments.models import Series
+
+    Series.objects.filter(pk=series_a.pk).update(status=Series.Status.IN_PLAY)
+    series_a.refresh_from_db()
+    made = table_links.create_table_links(organiser_a, series_a)
+    return {link.table.number: link for link in made}

@@ -10,8 +10,7 @@ from PIL import Image
 
 from common.lan import Interface
 from tests.exports.conftest import pdf_text, read_pdf
-from tests.exports.test_table_link_qr import _same_qr, links  # noqa: F401 (fixture)
-from tests.hall.fakes import hall_mode, network  # noqa: F401 (fixtures)
+from tests.exports.test_table_link_qr import _same_qr
 
 pytestmark = pytest.mark.django_db
 HALL = "http://192.168.1.23:8000"
@@ -83,9 +82,7 @@ def test_no_network_no_qr_but_a_plain_message(
         assert not _images(content), slug  # no QR that cannot work
 
 
-def test_localhost_links_warn_outside_the_hall_mode(
-    client, series_a, links, organiser_a, settings
-):
+def test_localhost_links_warn_outside_the_hall_mode(client, series_a, links, organiser_a, settings):
     """`make run` on 127.0.0.1: the links would point to localhost; say so, print no QR."""
     settings.ALLOWED_HOSTS = ["127.0.0.1"]
     client.force_login(organiser_a)

@@ -19,14 +19,6 @@ pytestmark = pytest.mark.django_db
 BASE = "http://hall.local"
 
 
-@pytest.fixture
-def links(series_a, organiser_a):
-    Series.objects.filter(pk=series_a.pk).update(status=Series.Status.IN_PLAY)
-    series_a.refresh_from_db()
-    made = table_links.create_table_links(organiser_a, series_a)
-    return {link.table.number: link for link in made}
-
-
 def _qr_matrix(text: str) -> Image.Image:
     """The QR of ``text`` as codes.qr_data_uri draws it, as black and white pixels."""
     qr = qrcode.QRCode(error_correction=ERROR_CORRECT_M, box_size=6, border=2)

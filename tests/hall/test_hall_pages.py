@@ -8,7 +8,6 @@ from django.urls import reverse
 from clubs.models import Club, ClubRole
 from common.lan import Interface
 from hall.models import HallSettings
-from tests.hall.fakes import hall_mode, network  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 LAPTOP = {"REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1:8000"}

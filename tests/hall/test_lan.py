@@ -6,7 +6,6 @@ import pytest
 
 from common import lan
 from common.lan import Interface, lan_addresses
-from tests.hall.fakes import hall_mode, network  # noqa: F401 (fixtures)
 
 
 def test_only_up_non_loopback_ipv4_addresses_count():

@@ -4,7 +4,6 @@ else, even with a director's login; the laptop itself reaches everything as befo
 
 import pytest
 
-from tests.hall.fakes import hall_mode, network  # noqa: F401 (fixtures)
 from tests.trust.test_url_walk import PUBLIC, TOKEN, _snapshot, _urls
 
 pytestmark = pytest.mark.django_db

@@ -141,6 +141,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "scoring:table_hand_settle": {"pk": i["series"], "number": 1, "hand": 1},
         "archive:import": {},
         "hall:setup": {}, "hall:settings": {}, "hall:backups": {}, "hall:guide": {},
+        "hall:backup_restore": {},
         "archive:import_job": {"import_id": i["archive_import"]},
         "archive:import_status": {"import_id": i["archive_import"]},
         **{name: {"token": NO_TABLE_TOKEN} for name in TOKEN},
