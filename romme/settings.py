@@ -45,6 +45,13 @@ HALL_PORT = int(os.environ.get("HALL_PORT", "8000"))
 # Loopback aliases that the hall mode treats as another device (a phone), for tests only:
 # a test talks to the laptop from 127.0.0.3 and must be refused the director's pages.
 HALL_OTHER_DEVICES = env_list("HALL_OTHER_DEVICES")
+# The hall's backup loop (hall.backup_writer): an event's archive at most once per
+# HALL_ARCHIVE_SECONDS after a change, a copy of the database every HALL_SNAPSHOT_SECONDS,
+# looking every HALL_BACKUP_TICK seconds; tests shorten them through the environment.
+HALL_ARCHIVE_SECONDS = float(os.environ.get("HALL_ARCHIVE_SECONDS", "60"))
+HALL_SNAPSHOT_SECONDS = float(os.environ.get("HALL_SNAPSHOT_SECONDS", "600"))
+HALL_BACKUP_TICK = float(os.environ.get("HALL_BACKUP_TICK", "3"))
+HALL_BACKUPS_KEPT = 20
 if HALL_MODE:
     DEBUG = False
 
