@@ -254,6 +254,13 @@ def failure_text(failure: dict) -> str:
     }
 
 
+def hall_started() -> datetime:
+    """When this process (the hall's web server, which starts the loop) started."""
+    import psutil
+
+    return datetime.fromtimestamp(psutil.Process().create_time(), tz=UTC)
+
+
 def _loop_problem(state: dict) -> str:
     if os.environ.get("HALL_BACKUPS") == "0":
         return _("Automatic backups are turned off (HALL_BACKUPS=0).")
@@ -261,7 +268,11 @@ def _loop_problem(state: dict) -> str:
         alive = datetime.fromisoformat(state["alive"])
     except (KeyError, TypeError, ValueError):
         alive = None
-    if alive is None or timezone.now() - alive > timedelta(seconds=4 * STATE_EVERY):
+    stale = timedelta(seconds=4 * STATE_EVERY)
+    now = timezone.now()
+    if alive is None or now - alive > stale:
+        if now - hall_started() < stale:
+            return ""  # the loop is still starting beside the hall
         return _(
             "The automatic backup is not running. Quit Rommé Ledger (Ctrl+C) and start it again."
         )
@@ -274,7 +285,8 @@ def status() -> BackupStatus:
     loop = read_state()
     failures = [failure_text(f) for f in (loop.get("failures") or {}).values()]
     problems = [text for text in (_loop_problem(loop), *failures) if text]
-    if not where.exists():
+    default = datafolder.backup_root(Path(settings.HALL_DATA_DIR))
+    if not where.exists() and where != default:  # the default one the loop makes itself
         problems.insert(0, _("The backup folder is missing (USB stick pulled out?)."))
     state.problem = " ".join(problems)
     kinds = (("last_archive", f"{ARCHIVES}/*.json"), ("last_snapshot", f"{COPIES}/*.sqlite3"))

@@ -176,6 +176,9 @@ def test_a_failing_backup_never_stops_the_loop_and_the_start_page_says_so(
 
 
 def test_the_start_page_says_when_the_loop_does_not_run(hall, loop, event, monkeypatch):
+    monkeypatch.setattr(backups, "hall_started", lambda: datetime.now(UTC))
+    assert backups.status().problem == ""  # the hall just started: the loop starts with it
+    monkeypatch.setattr(backups, "hall_started", lambda: later(-3600))
     with translation.override("de"):
         assert "läuft nicht" in backups.status().problem
         loop.tick(T0)
