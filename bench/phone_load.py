@@ -102,18 +102,21 @@ def _hand_fields(ruleset, rng: random.Random, n: int, size: int) -> dict:
     return data
 
 
-def run(args) -> int:
-    event, series, links = prepare(args.database, args.tables)
-    ruleset = event.ruleset
-    server = start_gunicorn(args.database, args.port, args.workers)
-    base = f"http://127.0.0.1:{args.port}"
-    stats = PhoneStats()
-    deadline = time.monotonic() + args.seconds
-    barrier = threading.Barrier(len(links) + 1)
+class Tables:
+    """The phones of every table, one thread per table (``bench.phone_load`` against gunicorn,
+    ``bench.hall_load`` against the hall mode). ``new_phone()`` makes one phone's session;
+    ``on_confirm(table number, hand number, seconds)`` hears of every confirmation answered
+    (``time.monotonic()`` of the answer)."""
 
-    def send(phone: Phone, path: str, data: dict, what: str) -> tuple[int, dict] | None:
+    def __init__(self, args, stats: PhoneStats, ruleset, new_phone, on_confirm=None):
+        self.args, self.stats, self.ruleset = args, stats, ruleset
+        self.new_phone, self.on_confirm = new_phone, on_confirm
+        self.deadline = time.monotonic() + args.seconds
+
+    def send(self, phone: Phone, path: str, data: dict, what: str) -> tuple[int, dict] | None:
         """Send until the server answers below 500 (same data, same client id)."""
-        for attempt in range(args.retries):
+        stats = self.stats
+        for attempt in range(self.args.retries):
             if attempt:
                 with stats.lock:
                     stats.resends += 1
@@ -124,14 +127,15 @@ def run(args) -> int:
                 continue
             if status < 500:
                 return status, body
-            if time.monotonic() > deadline + 30:
+            if time.monotonic() > self.deadline + 30:
                 break
         stats.gave_up.append(what)
         return None
 
-    def table(link, rng: random.Random) -> None:
+    def table(self, link, rng: random.Random, barrier: threading.Barrier) -> None:
+        args, stats = self.args, self.stats
         size = len(link.seat_codes)
-        phones = [Phone(base) for _ in range(size)]
+        phones = [self.new_phone() for _ in range(size)]
         root = f"/t/{link.token}/"
         for phone, code in zip(phones, link.seat_codes, strict=True):
             phone.request(root)
@@ -141,13 +145,13 @@ def run(args) -> int:
         barrier.wait()
         time.sleep(rng.random() * args.pace)  # tables do not finish hands in step
         for n in range(1, args.hands + 1):
-            if time.monotonic() > deadline:
+            if time.monotonic() > self.deadline:
                 return
             writer, checker = phones[(n - 1) % size], phones[n % size]
             client_id = f"bench-{link.table.number}-{n}-{rng.randrange(10**9)}"
-            data = {**_hand_fields(ruleset, rng, n, size), "client_id": client_id}
+            data = {**_hand_fields(self.ruleset, rng, n, size), "client_id": client_id}
             started = time.perf_counter()
-            answer = send(writer, root + "hand/", data, f"table {link.table.number} hand {n}")
+            answer = self.send(writer, root + "hand/", data, f"table {link.table.number} hand {n}")
             if answer is None:
                 return
             status, body = answer
@@ -159,18 +163,33 @@ def run(args) -> int:
                 stats.saved.setdefault(link.table.number, set()).add(client_id)
                 stats.repeated += not body.get("created", True)
             started = time.perf_counter()
-            answer = send(checker, root + "confirm/", {"number": str(n)}, "confirm")
+            answer = self.send(checker, root + "confirm/", {"number": str(n)}, "confirm")
             if answer is not None and answer[0] == 200:
                 with stats.lock:
                     stats.confirm_latencies.append(time.perf_counter() - started)
+                if self.on_confirm:
+                    self.on_confirm(link.table.number, n, time.monotonic())
             time.sleep(args.pace * (0.5 + rng.random()))
 
-    threads = [
-        threading.Thread(target=table, args=(link, random.Random(link.pk))) for link in links
-    ]
-    for thread in threads:
-        thread.start()
-    barrier.wait()
+    def start(self, links) -> list[threading.Thread]:
+        """One thread per table; returns once every phone has named its seat."""
+        barrier = threading.Barrier(len(links) + 1)
+        threads = [
+            threading.Thread(target=self.table, args=(link, random.Random(link.pk), barrier))
+            for link in links
+        ]
+        for thread in threads:
+            thread.start()
+        barrier.wait()
+        return threads
+
+
+def run(args) -> int:
+    event, series, links = prepare(args.database, args.tables)
+    server = start_gunicorn(args.database, args.port, args.workers)
+    base = f"http://127.0.0.1:{args.port}"
+    stats = PhoneStats()
+    threads = Tables(args, stats, event.ruleset, lambda: Phone(base)).start(links)
     load_before = os.getloadavg()
     cpu_before = _cpu_seconds(server.pid)
     started = time.perf_counter()
@@ -240,13 +259,15 @@ def _checks(stats: PhoneStats, series) -> tuple[list[str], int, int]:
     return failures, lost, duplicated
 
 
-def report(args, stats, series, elapsed, killed, loads, cpu) -> int:
-    def pct(values, q):
-        if not values:
-            return float("nan")
-        values = sorted(values)
-        return values[min(len(values) - 1, int(q * len(values)))] * 1000
+def pct(values, q) -> float:
+    """The ``q`` quantile of seconds, in milliseconds (nan for none)."""
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
+
+def report(args, stats, series, elapsed, killed, loads, cpu) -> int:
     failures, lost, duplicated = _checks(stats, series)
     failures += stats.refused[:10] + [f"gave up: {w}" for w in stats.gave_up[:10]]
     saves = stats.save_latencies
