@@ -5,6 +5,8 @@
     python -m bench.load --short              # CI: 6 scorers, a few seconds
     python -m bench.load --phones [--kill-worker] [--short]   # 100 tables of 4 phones
                                               # (bench.phone_load, issue 16)
+    python -m bench.load --phones --hall [--short]   # the laptop in the hall: the hall mode,
+                                              # 25 tables, spectators (bench.hall_load)
 
 It creates a fresh database (LOAD_DATABASE_URL, default romme_load on the local server),
 starts gunicorn on 127.0.0.1 only, lets every virtual scorer log in, submit whole sheets
@@ -382,7 +384,7 @@ def report(args, stats, elapsed, killed, series, sizes, rounds, Sheet) -> int:
     return 1 if failures else 0
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DB))
     parser.add_argument("--scorers", type=int, default=50)
@@ -400,10 +402,20 @@ def main(argv=None) -> int:
     parser.add_argument("--kills", type=int, default=10, help="workers to kill at most")
     parser.add_argument("--short", action="store_true", help="CI: a few scorers, a few seconds")
     parser.add_argument("--phones", action="store_true", help="table links: phones enter hands")
-    from bench import phone_load
+    from bench import hall_load, phone_load
 
     phone_load.add_arguments(parser)
-    args = parser.parse_args(argv)
+    hall_load.add_arguments(parser)
+    return parser
+
+
+def main(argv=None) -> int:
+    from bench import hall_load, phone_load
+
+    args = build_parser().parse_args(argv)
+    if args.phones and args.hall:
+        hall_load.configure(args)
+        return hall_load.run(args)
     if args.phones:
         phone_load.configure(args)
         sys.path.insert(0, str(ROOT))
