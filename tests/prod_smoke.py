@@ -282,12 +282,17 @@ def run(args) -> int:
         smoke.failures.append("the worker logged errors:\n    " + "\n    ".join(errors[:20]))
     elapsed = time.monotonic() - started
     print(f"statuses: {dict(sorted(smoke.statuses.items()))}; {elapsed:.0f}s in all")
-    if smoke.failures:
-        print(f"PRODUCTION SMOKE FAILED ({len(smoke.failures)}):")
-        for failure in smoke.failures:
+    return verdict("production smoke", smoke.failures)
+
+
+def verdict(name: str, failures: list[str]) -> int:
+    """Every failure again at the end of the output (or that all went well); the exit status."""
+    if failures:
+        print(f"{name.upper()} FAILED ({len(failures)}):")
+        for failure in failures:
             print("  " + failure)
         return 1
-    print("production smoke ok")
+    print(f"{name} ok")
     return 0
 
 
