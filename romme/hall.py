@@ -244,11 +244,12 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
         if not args.no_browser and not os.environ.get("CI"):
             webbrowser.open(f"http://127.0.0.1:{args.port}/")
         try:
-            server.run()
+            server.run()  # returns on Ctrl+C (waitress takes the KeyboardInterrupt)
         except KeyboardInterrupt:
-            _say("Rommé Ledger wird beendet …")
+            pass
         finally:
             server.close()
+        _say("Rommé Ledger wird beendet …")
     finally:
         for child in children:
             child.stop()

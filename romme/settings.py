@@ -285,6 +285,8 @@ if HALL_MODE:
     SILENCED_SYSTEM_CHECKS = [
         "security.W004",  # HSTS
         "security.W008",  # SSL redirect
+        "security.W010",  # Secure session cookie (sessions app)
+        "security.W011",  # Secure session cookie (session middleware)
         "security.W012",  # Secure session cookie
         "security.W016",  # Secure CSRF cookie
     ]

@@ -1,0 +1,230 @@
+"""The hall mode as a process (romme.hall), run the way a director starts it: a subprocess
+with its own data folder, talking HTTP on loopback only.
+
+What runs here runs the same on Windows and macOS: no fork, no POSIX signal in the hall
+itself, the children end when their pipe closes. CI runs on Linux only, so these tests are
+what stands for the other systems (README, "Tried on")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PORTS = iter(range(8190, 8200))
+
+
+def _env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HALL_", "ROMME_"))}
+    env.pop("DATABASE_URL", None)
+    env.pop("DEBUG", None)
+    env.update({"PYTHONUNBUFFERED": "1", **extra})
+    return env
+
+
+def _start(folder: Path, port: int, **extra) -> subprocess.Popen:
+    command = [sys.executable, "-m", "romme.hall", "--data", str(folder), "--port", str(port)]
+    return subprocess.Popen(
+        [*command, "--no-browser", "--listen", "127.0.0.1"],
+        cwd=ROOT,
+        env=_env(**extra),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _wait_until_up(process: subprocess.Popen, port: int, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the hall ended: {process.stdout.read()}")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return  # it answers (503 until the worker has taken a task is fine)
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError("the hall did not answer within a minute")
+
+
+def _children(process) -> list[psutil.Process]:
+    try:
+        return psutil.Process(process.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _cmd(process: psutil.Process) -> list[str]:
+    try:
+        return process.cmdline()
+    except psutil.Error:  # gone, or a zombie its parent has not reaped yet
+        return []
+
+
+def _stop(process) -> None:
+    for child in _children(process):
+        child.kill()
+    if process.poll() is None:
+        process.kill()
+    process.wait(timeout=20)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _get(port: int, path: str, host: str | None = None):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+    if host:
+        request.add_header("Host", host)
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+@pytest.fixture
+def hall(tmp_path):
+    port = next(PORTS)
+    folder = tmp_path / "daten"
+    process = _start(folder, port, HALL_URL=f"http://127.0.0.2:{port}")
+    try:
+        _wait_until_up(process, port)
+        yield process, folder, port
+    finally:
+        _stop(process)
+
+
+def test_a_fresh_folder_becomes_a_hall(hall):
+    process, folder, port = hall
+    # The secret key: made on the first start, readable by the user only.
+    key = folder / "secret_key.txt"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_text()) > 40
+    # Production settings on the laptop: no debug page, the CSP enforced, no demo data.
+    status, headers, body = _get(port, "/static/no-such-file.css")
+    assert status == 404 and "Traceback" not in body and "DEBUG" not in body
+    status, headers, body = _get(port, "/")
+    assert status == 302 and headers["Location"] == "/hall/setup/"  # the first start
+    status, headers, body = _get(port, "/hall/setup/")
+    assert status == 200 and "Content-Security-Policy" in headers
+    assert "Content-Security-Policy-Report-Only" not in headers
+    assert "Strict-Transport-Security" not in headers  # plain HTTP in the hall's LAN
+    assert headers.get("Server", "") == ""
+    # The phones' address is HALL_URL's host: accepted; a foreign host is not.
+    assert _get(port, "/hall/setup/", host=f"127.0.0.2:{port}")[0] == 200
+    assert _get(port, "/", host="evil.example")[0] == 400
+    # The database: in the folder, WAL, every commit synced.
+    with sqlite3.connect(folder / "romme.sqlite3") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = {_cmd(p)[-5] for p in _children(process) if "--child" in _cmd(p)}
+    assert names == {"worker", "backups"}
+
+
+def test_a_second_hall_on_the_same_folder_is_refused(hall):
+    process, folder, port = hall
+    before = (folder / "romme.sqlite3").stat().st_mtime_ns
+    second = subprocess.run(
+        [sys.executable, "-m", "romme.hall", "--data", str(folder), "--port", str(port + 100)],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert second.returncode == 2
+    assert "läuft bereits mit dem Datenordner" in second.stderr
+    assert (folder / "romme.sqlite3").stat().st_mtime_ns == before
+    assert process.poll() is None  # the first one runs on
+
+
+def test_a_folder_that_cannot_be_written_is_refused_before_anything_starts(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    result = subprocess.run(
+        [sys.executable, "-m", "romme.hall", "--data", str(blocker / "daten"), "--port", "8199"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "kann nicht beschrieben werden" in result.stderr and "Nichts wurde gestartet" in (
+        result.stderr
+    )
+
+
+def test_the_children_end_when_the_hall_is_killed_hard(hall):
+    """kill -9 of the hall (a crash, the task manager): its worker and backup loop see their
+    pipe close and end by themselves; nothing stays behind holding the database."""
+    process, folder, port = hall
+    children = [p for p in _children(process) if "--child" in _cmd(p)]
+    assert len(children) == 2
+    process.kill()
+    process.wait(timeout=10)
+    gone, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive, [_cmd(p) for p in alive]
+    # The lock went with the process: the hall starts again on the same folder at once.
+    again = _start(folder, port)
+    try:
+        _wait_until_up(again, port)
+        assert _get(port, "/")[0] == 302
+    finally:
+        _stop(again)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Ctrl+C is CTRL_C_EVENT there")
+def test_ctrl_c_stops_the_hall_and_its_children(hall):
+    process, folder, port = hall
+    children = [p for p in _children(process) if "--child" in _cmd(p)]
+    process.send_signal(signal.SIGINT)  # what Ctrl+C in the terminal sends
+    assert process.wait(timeout=30) == 0
+    assert "wird beendet" in process.stdout.read()
+    gone, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive
+
+
+def test_a_child_that_dies_is_started_again(hall):
+    process, folder, port = hall
+    worker = next(p for p in _children(process) if "worker" in _cmd(p))
+    worker.kill()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        workers = [p for p in _children(process) if "worker" in _cmd(p)]
+        if workers and workers[0].pid != worker.pid:
+            return
+        time.sleep(0.5)
+    raise AssertionError("the worker was not started again")
+
+
+def test_the_hall_settings_pass_the_deploy_check(tmp_path):
+    """`manage.py check --deploy` with the hall's settings: what a server would be told,
+    less the four that plain HTTP in a LAN cannot have (HSTS, SSL redirect, Secure
+    cookies), which the settings silence with their reason."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=_env(HALL_MODE="1", ROMME_DATA=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
