@@ -327,7 +327,10 @@ class BackupLoop:
 
     def run(self, ticks: int | None = None) -> None:
         """Tick until the process ends (its parent's pipe closes, romme.hall)."""
-        remove_leftovers(backups.folder())
+        try:
+            remove_leftovers(backups.folder())
+        except Exception:  # the database busy at the start: the next start cleans up
+            log.exception("Backup loop: leftovers not removed")
         count = 0
         while ticks is None or count < ticks:
             started = time.monotonic()
