@@ -59,6 +59,7 @@ def secret_key(folder: Path) -> str:
     Windows the file lies in the user's own profile, which other users cannot read.
     """
     path = folder / SECRET_FILE
+    folder.mkdir(parents=True, exist_ok=True)  # `HALL_MODE=1 manage.py …` before a first start
     try:
         key = path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
