@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format serve-prod bench messages clean
+.PHONY: run hall test lint format serve-prod bench messages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ run: $(VENV)/.runtime
 	DEBUG=1 $(PY) manage.py db_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+# The hall mode: the director's laptop as the server for the phones in the hall (production
+# settings, waitress, the data folder, backups; docs/hall.md). The same without make, also on
+# Windows and macOS: python -m romme.hall. DATA=<folder> picks another data folder.
+hall: $(VENV)/.runtime
+	$(PY) -m romme.hall --port $(PORT) $(if $(DATA),--data "$(DATA)")
 
 test: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

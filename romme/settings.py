@@ -316,7 +316,11 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # more than the machine's cores; 1 lays every PDF out in the requesting process.
 PDF_WORKERS = int(os.environ.get("PDF_WORKERS", "2"))
 # How a worker starts: "fork" (Django and fonts already loaded) or "spawn"/"forkserver".
-PDF_WORKER_START = os.environ.get("PDF_WORKER_START", "fork")
+# fork exists on Linux only in a safe form (Windows has none, macOS's is unsafe with threads):
+# elsewhere, as on the club laptops, the workers are spawned.
+PDF_WORKER_START = os.environ.get("PDF_WORKER_START") or (
+    "fork" if sys.platform.startswith("linux") else "spawn"
+)
 if PRODUCTION:
     # A monitor on the same machine asks http://127.0.0.1/healthz without TLS.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

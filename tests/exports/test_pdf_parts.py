@@ -155,3 +155,14 @@ def test_parallel_workbook_cuts_the_hand_lists_on_their_page_breaks(
     assert lists >= 4
     assert _without_footer(joined_pages) == _without_footer(one_pages)
     assert not print_style_problems(joined, "de")
+
+
+def test_spawned_workers_lay_out_the_same_pages(series_a, small_parts, spy, monkeypatch):
+    """Windows has no fork and macOS's is unsafe: a laptop there spawns the PDF workers,
+    which read the settings afresh from the environment (the hall mode's is inherited)."""
+    monkeypatch.setenv("DEBUG", "1")
+    one = _pdf("score-sheets", series_a, small_parts, 1)
+    small_parts.PDF_WORKER_START = "spawn"
+    joined = _pdf("score-sheets", series_a, small_parts, 2)
+    assert spy == [2]
+    assert _without_footer(page_texts(joined)) == _without_footer(page_texts(one))
