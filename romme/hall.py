@@ -177,6 +177,29 @@ def _first_start_hint(port: int) -> None:
         )
 
 
+def _collect_static(call_command) -> None:
+    """collectstatic, hashed for whitenoise, only when the app's static files changed since
+    the last start (it takes seconds: most of a start on an older laptop)."""
+    import hashlib
+
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+
+    digest = hashlib.sha256()
+    for finder in finders.get_finders():
+        for path, storage in sorted(finder.list([]), key=lambda item: item[0]):
+            stat = os.stat(storage.path(path))
+            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    root = Path(settings.STATIC_ROOT)
+    stamp = root / ".collected"
+    fingerprint = digest.hexdigest()
+    manifest = root / "staticfiles.json"
+    if manifest.exists() and stamp.exists() and stamp.read_text() == fingerprint:
+        return
+    call_command("collectstatic", interactive=False, verbosity=0)
+    stamp.write_text(fingerprint)
+
+
 def run(args: argparse.Namespace) -> int:
     from common import datafolder
 
@@ -209,7 +232,7 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
     call_command = _django()
     _say(f"Datenordner: {folder}")
     call_command("migrate", interactive=False, verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    _collect_static(call_command)
     from hall.services import load
 
     load()
