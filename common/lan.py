@@ -171,14 +171,12 @@ def phone_base_url(request) -> str:
 
 
 def points_to_this_machine(url: str) -> bool:
-    """True when a phone could not follow the URL: localhost or a loopback address."""
+    """True when a phone could not follow the URL: the names a browser on the laptop itself
+    uses (localhost, 127.0.0.1, ::1). Other loopback aliases (127.0.0.2) are never what a
+    director's browser shows; only a deliberate HALL_URL names one (CI stands them in for
+    the hall's LAN address), so they count as an address."""
     host = (urlsplit(url).hostname or "").casefold()
-    if host in LOCAL_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return host in LOCAL_NAMES or host.endswith(".localhost") or host == "0.0.0.0"
 
 
 def allowed_hosts() -> set[str]:
