@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import base64
 import io
-import ipaddress
 import json
 import os
 import random
@@ -58,6 +57,7 @@ from bench.serving import (
     start_hall,
     stop_hall,
 )
+from common.lan import points_to_this_machine
 from tests.prod_smoke import verdict
 
 PHONE = "127.0.0.3"
@@ -76,8 +76,9 @@ class Smoke:
         self.hall_host = hall_host
         self.hall = f"{hall_host}:{port}"  # the Host header a phone sends
         self.hall_url = f"http://{self.hall}"
-        # No phone could follow a QR to a loopback address: the hall prints none, and says why.
-        self.expect_qr = not ipaddress.ip_address(hall_host).is_loopback
+        # A QR is printed for HALL_URL's address; only localhost/127.0.0.1 would mean "this
+        # machine" (common.lan.points_to_this_machine), where the hall prints none.
+        self.expect_qr = not points_to_this_machine(self.hall_url)
         self.failures: list[str] = []
         self.statuses: Counter = Counter()
 
