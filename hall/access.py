@@ -118,7 +118,8 @@ class HallMiddleware:
             if is_laptop_only(path) or not (is_phone_path(path) or flags.remote_direction()):
                 return _page(request, "hall/laptop_only.html", 403)
         elif not flags.set_up() and not (
-            path.startswith(("/hall/setup/", "/static/", "/i18n/")) or path == "/favicon.ico"
+            path.startswith(("/hall/setup/", "/hall/guide/", "/static/", "/i18n/"))
+            or path == "/favicon.ico"
         ):
             return HttpResponseRedirect(reverse("hall:setup"))
         return self.get_response(request)
