@@ -126,16 +126,21 @@ def collect_static(env: dict) -> None:
     )  # fmt: skip
 
 
-def wait_until_up(process: subprocess.Popen, port: int, seconds: float = 20.0):
-    """Wait until the server on 127.0.0.1:``port`` answers the login page (``seconds`` at
-    most; the hall mode collects its static files first)."""
-    base = f"http://127.0.0.1:{port}"
+def wait_until_up(
+    process: subprocess.Popen, port: int, seconds: float = 20.0, host: str = "127.0.0.1"
+):
+    """Wait until the server on ``host``:``port`` answers the login page (``seconds`` at
+    most; the hall mode collects its static files first). Any HTTP answer counts: in the
+    hall, a request from an address HALL_OTHER_DEVICES names is a phone's, answered 403."""
+    base = f"http://{host}:{port}"
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server on port {port} exited ({process.returncode})")
         try:
             urllib.request.urlopen(base + "/login/", timeout=1)
+            return process
+        except urllib.error.HTTPError:
             return process
         except OSError:
             time.sleep(0.2)
@@ -150,25 +155,28 @@ def worker_pids(pid: int) -> list[str]:
     ).stdout.split()
 
 
-def hall_command(folder: Path, port: int) -> list[str]:
-    """The hall mode on ``folder``, listening on 127.0.0.1 only (never on the LAN)."""
+def hall_command(folder: Path, port: int, listen: str = "127.0.0.1") -> list[str]:
+    """The hall mode on ``folder``, listening on ``listen``, a loopback address (never on
+    the LAN)."""
+    if not listen.startswith("127."):
+        raise ValueError(f"the hall of a bench or test listens on loopback only, not {listen}")
     return [sys.executable, "-m", "romme.hall", "--data", str(folder), "--port", str(port),
-            "--listen", "127.0.0.1", "--no-browser"]  # fmt: skip
+            "--listen", listen, "--no-browser"]  # fmt: skip
 
 
 def start_hall(folder: Path, port: int, hall_url: str, others: str = "", *, backups=True,
-               threads=0, log=None, env=None) -> subprocess.Popen:  # fmt: skip
-    """`python -m romme.hall` on 127.0.0.1 only (never the LAN), as a director starts it, with
-    the phones' address ``hall_url`` (HALL_URL) and ``others`` (HALL_OTHER_DEVICES: loopback
-    aliases that count as phones); its output to ``log``, ``env`` added to its environment.
-    Stop it with ``stop_hall``."""
+               threads=0, log=None, env=None, listen="127.0.0.1") -> subprocess.Popen:  # fmt: skip
+    """`python -m romme.hall` on ``listen`` only (127.0.0.1; a loopback address, never the
+    LAN), as a director starts it, with the phones' address ``hall_url`` (HALL_URL) and
+    ``others`` (HALL_OTHER_DEVICES: loopback aliases that count as phones); its output to
+    ``log``, ``env`` added to its environment. Stop it with ``stop_hall``."""
     env = {**os.environ, "HALL_URL": hall_url, "HALL_OTHER_DEVICES": others, "CI": "true",
            **(env or {})}  # fmt: skip
     for name in ("HALL_MODE", "ROMME_DATA", "HALL_BACKUPS", "DEBUG", "DATABASE_URL"):
         env.pop(name, None)
     if not backups:
         env["HALL_BACKUPS"] = "0"
-    command = hall_command(folder, port)
+    command = hall_command(folder, port, listen)
     if threads:
         command += ["--threads", str(threads)]
     process = subprocess.Popen(
@@ -176,7 +184,7 @@ def start_hall(folder: Path, port: int, hall_url: str, others: str = "", *, back
     )
     try:
         # The hall migrates and collects its static files first (10-15 s on 2 cores).
-        return wait_until_up(process, port, seconds=180)
+        return wait_until_up(process, port, seconds=180, host=listen)
     except RuntimeError:
         stop_hall(process)
         raise
