@@ -118,11 +118,45 @@ def classify(exc: BaseException | None) -> str | None:
     return None
 
 
+# What a script shows of a 503 (the phone at the table: static/js/table.js), in German and
+# in English, like the page; fixed texts, as the page's, so that no database or session is
+# needed to answer. The script keeps the entry and sends it again (the page says the same).
+_JSON_MESSAGES = {
+    DISK_FULL: (
+        "Der Speicherplatz des Servers ist voll. Bitte der Turnierleitung Bescheid geben.",
+        "The server's disk is full. Please tell the tournament director.",
+    ),
+    READ_ONLY: (
+        "Die Datenbank ist im Moment schreibgeschützt. Bitte der Turnierleitung Bescheid geben.",
+        "The database is read-only at the moment. Please tell the tournament director.",
+    ),
+    DATABASE_UNAVAILABLE: (
+        "Die Datenbank ist im Moment nicht erreichbar.",
+        "The database cannot be reached at the moment.",
+    ),
+}
+_JSON_KEPT = (
+    "Die Eingabe ist nicht verloren: Sie bleibt auf diesem Gerät und wird erneut gesendet.",
+    "Nothing is lost: the entry stays on this device and is sent again.",
+)
+
+
+def fault_json(kind: str) -> dict:
+    """The JSON body of a 503: the fault and what to show, in German and in English."""
+    german, english = _JSON_MESSAGES.get(kind, _JSON_MESSAGES[DATABASE_UNAVAILABLE])
+    return {
+        "error": "service_unavailable",
+        "fault": kind,
+        "message": f"{german} {_JSON_KEPT[0]}",
+        "message_en": f"{english} {_JSON_KEPT[1]}",
+    }
+
+
 def fault_response(request, kind: str) -> HttpResponse:
     """The 503 answer: the German page, or JSON for a script that asked for JSON."""
     accept = request.headers.get("Accept", "") if request is not None else ""
     if "application/json" in accept and "text/html" not in accept:
-        response = JsonResponse({"error": "service_unavailable", "fault": kind}, status=503)
+        response = JsonResponse(fault_json(kind), status=503)
     else:
         html = loader.render_to_string("503.html", {"fault": kind})
         response = HttpResponse(html, status=503, content_type="text/html; charset=utf-8")

@@ -237,7 +237,46 @@ def test_a_script_asking_for_json_gets_json(scorer_client):
     with failing_sql(sqlite3.OperationalError("unable to open database file"), writes_only=False):
         response = scorer_client.get(reverse("home"), HTTP_ACCEPT="application/json")
     assert response.status_code == 503
-    assert response.json() == {"error": "service_unavailable", "fault": "database"}
+    assert response["Retry-After"] == "30"
+    answer = response.json()
+    assert (answer["error"], answer["fault"]) == ("service_unavailable", "database")
+    assert answer["message"].startswith("Die Datenbank ist im Moment nicht erreichbar.")
+    assert "bleibt auf diesem Gerät" in answer["message"]
+    assert answer["message_en"].startswith("The database cannot be reached")
+
+
+@pytest.mark.parametrize(
+    "error, said",
+    [
+        ("database or disk is full", "Der Speicherplatz des Servers ist voll."),
+        ("attempt to write a readonly database", "Die Datenbank ist im Moment schreibgeschützt."),
+    ],
+)
+def test_a_phone_saving_a_hand_gets_the_fault_in_german_as_json(client, club_a, error, said):
+    """The table link's JSON (static/js/table.js shows ``message``), not a 500; the same
+    hand sent again once the fault is gone lands."""
+    import random
+
+    from bench.phone_load import _hand_fields
+    from scoring.models import TableHand
+    from scoring.sheets import table_links
+    from tests.factories import user_with_role
+
+    series, tables = make_series(club_a)
+    director = user_with_role(club_a, "organiser")
+    link = next(x for x in table_links.create_table_links(director, series) if x.table == tables[0])
+    root = f"/t/{link.token}/"
+    assert client.post(root + "seat/", {"code": link.seat_codes[0]}).status_code == 302
+    hand = _hand_fields(series.event.ruleset, random.Random(3), 1, 4)
+    hand["client_id"] = "fault-hand-1"
+    with failing_sql(sqlite3.OperationalError(error)):
+        response = client.post(root + "hand/", hand, HTTP_ACCEPT="application/json")
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert response.json()["message"].startswith(said)
+    assert not TableHand.objects.filter(table=tables[0]).exists()
+    response = client.post(root + "hand/", hand, HTTP_ACCEPT="application/json")
+    assert response.status_code == 200 and response.json()["created"] is True
+    assert TableHand.objects.filter(table=tables[0]).count() == 1
 
 
 def test_a_bug_is_still_a_500(scorer_client, table):

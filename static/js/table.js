@@ -4,8 +4,11 @@
  * table link) with a client id of its own, then the queue is sent in order. A hand whose
  * request does not get through stays queued and is sent again when the connection returns
  * (the "online" event, and every few seconds); the server stores a client id once, so a
- * resend never duplicates a hand. The status line says "gespeichert" or "wartet auf Netz".
- * Texts come translated from the page (data-* attributes); no inline script (CSP).
+ * resend never duplicates a hand. The status line says "gespeichert" or "wartet auf Netz";
+ * while the server answers 503 (its disk full or read-only: romme/faults.py) it shows the
+ * server's own words from the answer's JSON instead, and the hands stay queued.
+ * Texts come translated from the page (data-* attributes) or from the server's JSON; no
+ * inline script (CSP).
  */
 (function () {
   "use strict";
@@ -16,6 +19,7 @@
   var sending = false;
   var savedSome = false;
   var paused = false;
+  var fault = "";  // the server's words for a 503 (disk full, read-only), shown while it lasts
 
   function newId() {
     if (window.crypto && window.crypto.getRandomValues) {
@@ -48,8 +52,13 @@
 
   function showQueue(queue) {
     if (queue.length) {
-      show("waiting", status.dataset.waiting.replace("#", String(queue.length)));
+      show("waiting", fault || status.dataset.waiting.replace("#", String(queue.length)));
     }
+  }
+
+  function faultText(data) {
+    var english = (document.documentElement.lang || "").slice(0, 2) === "en";
+    return (english && data.message_en) || data.message || "";
   }
 
   function showErrors(errors) {
@@ -101,6 +110,7 @@
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
         var rest = load().filter(function (q) { return q.fields.client_id !== item.fields.client_id; });
+        fault = response.status >= 500 ? faultText(data) : "";
         if (response.ok) {
           store(rest);
           savedSome = true;
@@ -117,7 +127,8 @@
         status.hidden = true;
         if (item.fields.append_as) { paused = true; restore(item); }
       });
-    }).catch(function () {
+    }).catch(function (error) {
+      if (!(error && error.message === "server")) fault = "";  // no answer: the network
       sending = false;
       showQueue(load());
     });
