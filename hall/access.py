@@ -115,7 +115,10 @@ class HallMiddleware:
         request.hall_laptop = laptop
         path = request.path_info
         if not laptop:
-            if is_laptop_only(path) or not (is_phone_path(path) or flags.remote_direction()):
+            remote = flags.remote_direction()
+            # A phone gets no login link: nothing behind it would open for it.
+            request.hall_phone = not remote
+            if is_laptop_only(path) or not (is_phone_path(path) or remote):
                 return _page(request, "hall/laptop_only.html", 403)
         elif not flags.set_up() and not (
             path.startswith(("/hall/setup/", "/hall/guide/", "/static/", "/i18n/"))

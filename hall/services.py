@@ -60,5 +60,8 @@ def update_settings(actor, *, remote_direction: bool, backup_folder: str, reason
         if problem:
             raise ValidationError({"backup_folder": problem})
     save_with_history(row, actor, reason or _("Hall settings changed"))
+    # Forgetting is harmless if this rolls back; after the commit again, in case a request
+    # read the old value in between.
+    flags.forget()
     transaction.on_commit(flags.forget)
     return row
