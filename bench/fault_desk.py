@@ -194,17 +194,18 @@ def _typed(data: dict, size: int, rounds: int) -> list[tuple]:
             for n in range(1, rounds * size + 1)]  # fmt: skip
 
 
-def check_database(desk: Desk) -> tuple[list[str], Counter]:
-    """(failures, acknowledged saves lost per phase), read from the database after the run."""
+def check_sheets(series) -> tuple[list[str], dict]:
+    """(failures, sheets by table number): every sheet of ``series`` has its versions 1..n
+    and its Hand/HandSeat rows equal to its newest version's grid (nothing half-written)."""
     from django.db import connection
 
     from scoring.models import Sheet
 
     connection.close()
-    failures, lost = [], Counter()
+    failures = []
     sheets = {
         s.table.number: s
-        for s in Sheet.objects.filter(table__series=desk.series)
+        for s in Sheet.objects.filter(table__series=series)
         .select_related("table")
         .prefetch_related("versions", "hands__seats")
     }
@@ -216,6 +217,13 @@ def check_database(desk: Desk) -> tuple[list[str], Counter]:
         rows = _hand_rows(sheet)
         if not rows or rows != _grid_rows(versions[-1].grid):
             failures.append(f"table {number}: {len(rows)} hands, not v{sheet.version}'s grid")
+    return failures, sheets
+
+
+def check_database(desk: Desk) -> tuple[list[str], Counter]:
+    """(failures, acknowledged saves lost per phase), read from the database after the run."""
+    failures, sheets = check_sheets(desk.series)
+    lost = Counter()
     for number, outcome in sorted(desk.outcome.items()):
         sheet, sent = sheets.get(number), desk.posted.get(number)
         stored = bool(sheet and sent) and _as_typed(_hand_rows(sheet)) == _typed(

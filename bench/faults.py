@@ -5,6 +5,7 @@ full or read-only disk under the laptop's SQLite. Needs root (a PostgreSQL clust
     python -m bench.faults --short          # fewer saves, shorter outage, both parts at once
     python -m bench.faults --part postgres  # A only (--part disk: B only)
     python -m bench.faults --part disk --journal wal   # B with the SQLite file in WAL mode
+    python -m bench.faults --part hall      # C only: the hall mode (bench/faults_hall.py)
 
 A. Server mode. A cluster of its own ("faults" on port 5433, created if missing, trust auth
 for local and 127.0.0.1; the main cluster on 5432 is never touched), a fresh database seeded
@@ -15,6 +16,9 @@ B. Laptop mode. The SQLite database on a 40 MB tmpfs and `manage.py runserver` w
 as `make run` serves it. Sheets are opened, the tmpfs filled, the sheets saved once each,
 the filler deleted and the same saves sent again; then the tmpfs remounted read-only, the
 sheets read and saved once each, remounted read-write and the saves sent again.
+C. Hall mode (issue 26). `python -m romme.hall` with its data folder on a tmpfs, phones at the
+tables entering hands through their table links while the disk is full and read-only
+(bench/faults_hall.py says how and what it checks).
 
 The clients behave as the browser does: a save answered 503, or a dropped connection, is
 sent again after a pause (the grid keeps its draft). Every answer is recorded. Exit status 1
@@ -54,6 +58,7 @@ from bench.serving import ROOT, Client, start_gunicorn, wait_until_up, worker_pi
 
 OUT = ROOT / "bench" / "out"
 CLUSTER, PG_PORT = "faults", 5433
+PARTS = ("postgres", "disk", "hall")
 HBA = "local all all trust\nhost all all 127.0.0.1/32 trust\n"
 
 
@@ -340,7 +345,7 @@ def _disk_phases(args, folder: Path, servers: list) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["postgres", "disk"], help="one part only")
+    parser.add_argument("--part", choices=PARTS, help="one part only")
     parser.add_argument("--saves", type=int, default=50, help="saves per PostgreSQL fault")
     parser.add_argument("--disk-saves", type=int, default=20, help="saves per disk fault")
     parser.add_argument("--scorers", type=int, default=4)
@@ -350,17 +355,24 @@ def main(argv=None) -> int:
     parser.add_argument("--outage", type=float, default=5.0, help="seconds PostgreSQL is down")
     parser.add_argument("--journal", default="delete", help="part B: SQLite journal_mode")
     parser.add_argument("--port", type=int, default=8300, help="gunicorn; runserver on +1")
+    parser.add_argument("--hall-tables", type=int, default=6, help="part C: tables of phones")
+    parser.add_argument("--hall-port", type=int, default=8210, help="part C: the hall's port")
     parser.add_argument("--short", action="store_true", help="fewer saves, shorter outage")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         raise SystemExit("bench.faults needs root: it creates a PostgreSQL cluster and a tmpfs")
     if args.short:
         args.saves, args.disk_saves, args.scorers, args.outage, args.pace = 16, 6, 3, 2.0, 0.15
+        args.hall_tables = 3
     sys.path.insert(0, str(ROOT))
     if args.part == "postgres":
         return run_postgres(args)
     if args.part == "disk":
         return run_disk(args)
+    if args.part == "hall":
+        from bench.faults_hall import run_hall
+
+        return run_hall(args)
     # Each part in a process of its own (Django is set up once per process and database);
     # --short runs them side by side, their tables printed one after the other.
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -369,9 +381,9 @@ def main(argv=None) -> int:
         command = [sys.executable, "-m", "bench.faults", *argv, "--part", part]
         return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
 
-    running = [start(part) for part in ("postgres", "disk")] if args.short else []
+    running = [start(part) for part in PARTS] if args.short else []
     code = 0
-    for part in ("postgres", "disk"):
+    for part in PARTS:
         process = running.pop(0) if args.short else start(part)
         out, _ = process.communicate()
         print(out, end="", flush=True)

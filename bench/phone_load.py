@@ -59,8 +59,10 @@ class Phone(Client):
         req = urllib.request.Request(self.base + path, data=body, headers=headers)
         try:
             with self.opener.open(req, timeout=30) as response:
+                self.headers = response.headers
                 return response.status, json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as error:
+            self.headers = error.headers
             text = error.read()
             try:
                 return error.code, json.loads(text)
@@ -132,16 +134,22 @@ class Tables:
         stats.gave_up.append(what)
         return None
 
-    def table(self, link, rng: random.Random, barrier: threading.Barrier) -> None:
-        args, stats = self.args, self.stats
-        size = len(link.seat_codes)
-        phones = [self.new_phone() for _ in range(size)]
+    def sit_down(self, link) -> list[Phone]:
+        """A phone per seat of ``link``'s table, each named by its seat code."""
+        phones = [self.new_phone() for _ in link.seat_codes]
         root = f"/t/{link.token}/"
         for phone, code in zip(phones, link.seat_codes, strict=True):
             phone.request(root)
             status, _ = phone.request(root + "seat/", {"code": code})
             if status != 302:
-                stats.refused.append(f"table {link.table.number}: seat code {status}")
+                self.stats.refused.append(f"table {link.table.number}: seat code {status}")
+        return phones
+
+    def table(self, link, rng: random.Random, barrier: threading.Barrier) -> None:
+        args, stats = self.args, self.stats
+        size = len(link.seat_codes)
+        phones = self.sit_down(link)
+        root = f"/t/{link.token}/"
         barrier.wait()
         time.sleep(rng.random() * args.pace)  # tables do not finish hands in step
         for n in range(1, args.hands + 1):
