@@ -10,8 +10,9 @@ process (HALL_MODE=1, ROMME_DATA=the folder): the director's account and club (t
 start), an event of 100 players with series 1 in play and published, 25 tables of four
 with their table links, and a second event whose paper sheets the director types. Then,
 once with HALL_BACKUPS=0 and once with the backup loop running (each on its own copy of
-the prepared database), the hall is started on 127.0.0.1 with HALL_URL=http://127.0.0.2:port
-and, for the bounded time of the tables' hands:
+the prepared database; the loop copies the database every 60 s, ``--snapshot-seconds``,
+instead of every 10 minutes, so that copies fall into the run), the hall is started on
+127.0.0.1 with HALL_URL=http://127.0.0.2:port and, for the bounded time of the tables' hands:
 
 * every table's four phones (``bench.phone_load.Tables``) enter and confirm its eight hands
   (a whole sheet of two rounds, so the last confirmation confirms the sheet); they connect
@@ -94,6 +95,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--passes", default="off,on", help="--hall: off (no backups), on")
     parser.add_argument(
         "--snapshot-seconds", type=float, default=60, help="--hall: database copy every"
+    )
+    parser.add_argument(
+        "--data-root", default="/tmp", help="--hall: where the fresh data folder is made"
     )
     parser.add_argument("--keep", action="store_true", help="--hall: keep the data folder")
 
@@ -371,7 +375,7 @@ def check(result: PassResult, scenario: Scenario, logs: list[Path]) -> None:
 
 
 def run(args) -> int:
-    root = Path(tempfile.mkdtemp(prefix="hallbench-", dir="/tmp"))
+    root = Path(tempfile.mkdtemp(prefix="hallbench-", dir=args.data_root))
     names = [n.strip() for n in args.passes.split(",") if n.strip()]
     if not names or set(names) - set(PASSES):
         raise SystemExit(f"--passes takes {', '.join(PASSES)}")
@@ -400,7 +404,7 @@ def _ms(values) -> str:
 
 
 def report(args, results: list[PassResult]) -> int:
-    threads = args.hall_threads or "8 (default)"
+    threads = args.hall_threads or os.environ.get("HALL_THREADS", "8 (the default)")
     print(
         f"\n## The laptop in the hall: {args.tables} tables × 4 phones ({args.hands} hands "
         f"each, a hand every {args.pace:g} s ±50 %), the hall display and {args.spectators} "
