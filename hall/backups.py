@@ -279,12 +279,28 @@ def _loop_problem(state: dict) -> str:
     return ""
 
 
+def _data_folder_problem() -> str:
+    """The data folder full or read-only. Nothing is saved then, not even the loop's report
+    of its own failure (its state file lies there): so the page asks the folder itself."""
+    data = Path(settings.HALL_DATA_DIR)
+    reason = datafolder.check_writable(data)
+    if not reason:
+        return ""
+    return _(
+        "The data folder %(folder)s cannot be written (%(reason)s): entries and backups are "
+        "not saved now. Free space on its disk or make it writable; then everything goes on "
+        "by itself."
+    ) % {"folder": data, "reason": reason}
+
+
 def status() -> BackupStatus:
     where = folder()
     state = BackupStatus(folder=str(where))
     loop = read_state()
     failures = [failure_text(f) for f in (loop.get("failures") or {}).values()]
-    problems = [text for text in (_loop_problem(loop), *failures) if text]
+    # With the data folder unwritable the loop cannot report that it is alive either.
+    first = _data_folder_problem() or _loop_problem(loop)
+    problems = [text for text in (first, *failures) if text]
     default = datafolder.backup_root(Path(settings.HALL_DATA_DIR))
     if not where.exists() and where != default:  # the default one the loop makes itself
         problems.insert(0, _("The backup folder is missing (USB stick pulled out?)."))

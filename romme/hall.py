@@ -94,7 +94,7 @@ def run_child(name: str) -> int:
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
     call_command = _django()
     if name == "worker":
-        call_command("db_worker", no_reload=True)
+        call_command("db_worker", reload=False)  # (no_reload=True would mean reload=True)
     else:
         call_command("hall_backups")
     return 0

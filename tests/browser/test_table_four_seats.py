@@ -78,7 +78,7 @@ def test_four_seats_score_a_series_through_drops_a_dispute_and_the_end(
     _enter(b, grid["hands"][1])
     b.wait_for_selector(".new-hand h2:has-text('Spiel 3')")
     _enter(b, grid["hands"][2])
-    b.wait_for_selector("#net-status:has-text('wartet auf Netz (2 Spiele)')")
+    b.wait_for_selector("#net-status:has-text('wartet auf Netz (noch zu senden: 2)')")
     b.screenshot(path=str(ARTIFACTS / "table-four-offline.png"))
     assert _rows(table) == (1, 1, 1)
     b_ctx.set_offline(False)
