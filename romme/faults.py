@@ -24,6 +24,8 @@ from django.contrib.sessions import middleware as sessions
 from django.contrib.sessions.exceptions import SessionInterrupted
 from django.http import HttpResponse, HttpResponseServerError, JsonResponse
 from django.template import loader
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
@@ -119,36 +121,31 @@ def classify(exc: BaseException | None) -> str | None:
 
 
 # What a script shows of a 503 (the phone at the table: static/js/table.js), in German and
-# in English, like the page; fixed texts, as the page's, so that no database or session is
-# needed to answer. The script keeps the entry and sends it again (the page says the same).
+# in English, like the page: translations need no database or session to answer. The
+# script keeps the entry and sends it again (the page says the same).
 _JSON_MESSAGES = {
-    DISK_FULL: (
-        "Der Speicherplatz des Servers ist voll. Bitte der Turnierleitung Bescheid geben.",
-        "The server's disk is full. Please tell the tournament director.",
+    DISK_FULL: gettext_lazy("The server's disk is full. Please tell the tournament director."),
+    READ_ONLY: gettext_lazy(
+        "The database is read-only at the moment. Please tell the tournament director."
     ),
-    READ_ONLY: (
-        "Die Datenbank ist im Moment schreibgeschützt. Bitte der Turnierleitung Bescheid geben.",
-        "The database is read-only at the moment. Please tell the tournament director.",
-    ),
-    DATABASE_UNAVAILABLE: (
-        "Die Datenbank ist im Moment nicht erreichbar.",
-        "The database cannot be reached at the moment.",
-    ),
+    DATABASE_UNAVAILABLE: gettext_lazy("The database cannot be reached at the moment."),
 }
-_JSON_KEPT = (
-    "Die Eingabe ist nicht verloren: Sie bleibt auf diesem Gerät und wird erneut gesendet.",
-    "Nothing is lost: the entry stays on this device and is sent again.",
-)
+_JSON_KEPT = gettext_lazy("Nothing is lost: the entry stays on this device and is sent again.")
 
 
 def fault_json(kind: str) -> dict:
     """The JSON body of a 503: the fault and what to show, in German and in English."""
-    german, english = _JSON_MESSAGES.get(kind, _JSON_MESSAGES[DATABASE_UNAVAILABLE])
+    text = _JSON_MESSAGES.get(kind, _JSON_MESSAGES[DATABASE_UNAVAILABLE])
+
+    def said(language: str) -> str:
+        with translation.override(language):
+            return f"{text} {_JSON_KEPT}"
+
     return {
         "error": "service_unavailable",
         "fault": kind,
-        "message": f"{german} {_JSON_KEPT[0]}",
-        "message_en": f"{english} {_JSON_KEPT[1]}",
+        "message": said("de"),
+        "message_en": said("en"),
     }
 
 
