@@ -47,8 +47,12 @@ class Exporter:
         """Extra template context for a custom `template` (the tables are always there)."""
         return {}
 
+    def label(self, obj) -> str:
+        """What the file is of, for its name ("Series 1"; a day standing: "Day 2")."""
+        return str(obj)
+
     def filename(self, obj, fmt: str) -> str:
-        label = str(obj)
+        label = str(self.label(obj))
         header = str(self.header_text(obj))
         if header and header not in label:
             label = f"{header} {label}"

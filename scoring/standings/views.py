@@ -82,6 +82,7 @@ def _scope_links(
     active = (selection["scope"], selection["number"])
     out = [
         {
+            "key": (labels.OVERALL, None),
             "label": _("Overall"),
             "url": link(labels.OVERALL),
             "active": active[0] == labels.OVERALL,
@@ -91,6 +92,7 @@ def _scope_links(
         for day in standing.days:
             out.append(
                 {
+                    "key": (labels.DAY, day),
                     "label": _("Day %(day)d") % {"day": day},
                     "url": link(labels.DAY, day),
                     "active": active == (labels.DAY, day),
@@ -101,12 +103,40 @@ def _scope_links(
             continue
         out.append(
             {
+                "key": (labels.SERIES, s["number"]),
+                "series_id": s["id"],
                 "label": _("Series %(number)d") % {"number": s["number"]},
                 "url": link(labels.SERIES, s["number"]),
                 "active": active == (labels.SERIES, s["number"]),
             }
         )
     return out
+
+
+# The one-click prints beside a series or day tab (scoring/exports/exporters/): the A4
+# standing and the A3 wall list of that series, or of that day (named by its first series).
+SCOPE_PRINTS = {
+    labels.SERIES: ("series-standings", "series-standings-wall"),
+    labels.DAY: ("day-standings", "day-standings-wall"),
+}
+
+
+def _add_prints(scopes: list[dict], standing: selectors.EventStanding) -> None:
+    """Give each series and day tab the URLs of its A4 print and A3 wall list."""
+    first_of_day = {}
+    for s in standing.series:
+        if s["kind"] == Series.Kind.REGULAR:
+            first_of_day.setdefault(s["day"], s["id"])
+    for scope in scopes:
+        kind, number = scope["key"]
+        if kind not in SCOPE_PRINTS:
+            continue
+        series_id = scope["series_id"] if kind == labels.SERIES else first_of_day[number]
+        pdf, wall = (
+            reverse("exports:export", args=["series", series_id, slug, "pdf"])
+            for slug in SCOPE_PRINTS[kind]
+        )
+        scope["print_url"], scope["wall_url"] = pdf, wall
 
 
 def _table(request, standing, rows, *, link_players):
@@ -185,6 +215,10 @@ def event_standings(request, pk):
         base_url=reverse("standings:event", args=[event.pk]),
         public=False,
     )
+    # The prints count unpublished series: they need the role that sees them (the
+    # exporters' permission, the scorer role; tests/exports/test_scope_prints.py).
+    if insider:
+        _add_prints(context["scopes"], standing)
     context.update(
         {
             "director": director,

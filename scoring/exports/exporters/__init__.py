@@ -7,6 +7,7 @@
 from . import (  # noqa: F401
     archive,
     players,
+    scope_standings,
     score_sheets,
     season,
     seating,

@@ -7,6 +7,8 @@ unconfirmed sheets never do (what hangs on the wall is final)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -36,9 +38,9 @@ def pending_series(event) -> dict[int, set[int]]:
     return pending
 
 
-def standing_table(standing, pending: dict[int, set[int]], title: str, sheet_name: str):
+def standing_table(standing, pending: dict[int, set[int]], title: str, sheet_name: str, waiting=()):
     """One ExportTable of an `EventStanding` (`scoring.standings.selectors`), rows in the
-    standing's order."""
+    standing's order; then the `waiting` rows (`waiting_rows`), without rank or total."""
     group = standing.competition != labels.INDIVIDUAL
     series_numbers = standing.counted_series if standing.scope != labels.SERIES else []
     counted = set(standing.counted_series)
@@ -70,6 +72,7 @@ def standing_table(standing, pending: dict[int, set[int]], title: str, sheet_nam
         for key in metric_keys:
             data[f"m_{key}"] = row.values.get(key)
         rows.append(data)
+    rows += waiting
 
     name_header = {
         labels.INDIVIDUAL: _("Player"),
@@ -98,20 +101,26 @@ def standing_table(standing, pending: dict[int, set[int]], title: str, sheet_nam
     return ExportTable(title, columns, rows, sheet_name=sheet_name)
 
 
+def confirmed_standings(event, competitions, scope: str, number: int | None):
+    """`selectors.event_standings` of the prints: every confirmed sheet, published or not;
+    entered, unconfirmed ones never."""
+    return selectors.event_standings(
+        event,
+        competitions=competitions,
+        scope=scope,
+        number=number,
+        include_entered=False,
+        only_published=False,
+    )
+
+
 def standings_tables(event, *, detail: bool = True) -> list[ExportTable]:
     """Overall individual, pairs and teams, then (`detail`) every series and (on several
     days) every day: one table each, from confirmed sheets of every series (published or
     not)."""
 
     def standing(competition=labels.INDIVIDUAL, scope=labels.OVERALL, number=None):
-        return selectors.event_standing(
-            event,
-            competition=competition,
-            scope=scope,
-            number=number,
-            include_entered=False,
-            only_published=False,
-        )
+        return confirmed_standings(event, (competition,), scope, number)[competition]
 
     pending = pending_series(event)
     overall = standing()
@@ -161,6 +170,92 @@ def standings_tables(event, *, detail: bool = True) -> list[ExportTable]:
                 )
             )
     return result
+
+
+def waiting_rows(standing, pending: dict[int, set[int]]) -> list[dict]:
+    """Players without a row in a series' or day's standing because the sheet of each of
+    their tables there is not confirmed yet: listed after the ranked rows, without rank
+    or total, naming the series they wait for (1 query when there are any)."""
+    counted = set(standing.counted_series)
+    shown = {row.participant_id for row in standing.rows}
+    ids = [pid for pid, numbers in pending.items() if numbers & counted and pid not in shown]
+    if not ids:
+        return []
+    people = Participant.objects.filter(pk__in=ids).values_list(
+        "id", "player__given_name", "player__family_name", "club__short_name"
+    )  # ordered by the player's sort key (Meta)
+    return [
+        {
+            "name": f"{given} {family}",
+            "club": club or "",
+            "provisional": ", ".join(
+                _("S%(number)d") % {"number": n} for n in sorted(pending[pid] & counted)
+            ),
+        }
+        for pid, given, family, club in people
+    ]
+
+
+def competitions_of(event) -> list[str]:
+    """Individual, then pairs and teams when the event has them (1 query)."""
+    kinds = set(Group.objects.filter(event=event).values_list("kind", flat=True).distinct())
+    return [c for c in labels.COMPETITIONS if c == labels.INDIVIDUAL or c in kinds]
+
+
+def scope_tables(event, scope: str, number: int, label: str) -> list[ExportTable]:
+    """The standing of one series or one day (`scope` "series" or "day", `number` the
+    series' number or the day), individual, then pairs and teams when the event has them,
+    laid out as the overall tables; `label` ("Series 3") names the tables. The same
+    confirmed sheets as `standings_tables`, read once for all competitions. Players whose
+    table there is not confirmed yet have no total: they follow the individual ranking,
+    marked (the print says "VORLÄUFIG")."""
+    competitions = competitions_of(event)
+    standings = confirmed_standings(event, competitions, scope, number)
+    pending = pending_series(event)
+    out = []
+    for competition in competitions:
+        standing, name = standings[competition], str(labels.COMPETITION_LABELS[competition])
+        waiting = waiting_rows(standing, pending) if competition == labels.INDIVIDUAL else ()
+        out.append(standing_table(standing, pending, f"{name} – {label}", name, waiting))
+    return out
+
+
+class ScopedStandingsExporter(Exporter):
+    """Base of the A4 prints of one series' or one day's standing (the series scope: a
+    day is named by any of its series). Subclasses set `slug`, `name`, `description` and
+    `scoped(series) -> (scope, number, label)`."""
+
+    scope = "series"
+    # Unpublished series count, as in the director's standings export: the same role.
+    permission = SCORER
+    template = "exports/ranking.html"
+    heading: ClassVar = ""
+
+    def scoped(self, series) -> tuple[str, int, str]:
+        raise NotImplementedError
+
+    def label(self, series) -> str:
+        return self.scoped(series)[2]
+
+    def header_text(self, series):
+        return series.event.name
+
+    def title(self, series):
+        return f"{self.heading} – {self.label(series)} – {series.event}"
+
+    def tables(self, series) -> list[ExportTable]:
+        return scope_tables(series.event, *self.scoped(series))
+
+    def context(self, series, *, base_url: str = ""):
+        return print_context(series.event, self.tables(series))
+
+    def pdf_parts(self, context, workers):
+        return ranking_parts(context, workers)
+
+    def expected_pages(self, series) -> int:
+        rows = Participant.objects.filter(event=series.event).count()
+        rows += Group.objects.filter(event=series.event).count()
+        return max(1, rows // 50 + 1)
 
 
 def standing_pages(event, *, detail: bool = True) -> int:
