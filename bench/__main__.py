@@ -113,10 +113,12 @@ def export_rows(
         ("score-sheets", series, "pdf", 20_000),
         ("standings", event, "pdf", 5_000),
         ("standings", event, "xlsx", None),
+        ("series-standings", series, "pdf", 3_000),  # issue 29: after every series
         ("event-workbook", event, "xlsx", 5_000),
     ]
     if prints_only:  # the score sheets, standings, season and workbook PDFs (issues 13, 18)
-        cases = [("score-sheets", series, "pdf", 20_000), ("standings", event, "pdf", 5_000)]
+        cases = [("score-sheets", series, "pdf", 20_000), ("standings", event, "pdf", 5_000),
+                 ("series-standings", series, "pdf", 3_000)]  # fmt: skip
     if workbook_pdf:  # a job in the app (minutes): no budget
         cases.append(("event-workbook", event, "pdf", None))
     if season is not None:
