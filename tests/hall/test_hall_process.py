@@ -28,8 +28,10 @@ PORTS = iter(range(8190, 8200))
 
 def _env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HALL_", "ROMME_"))}
-    env.pop("DATABASE_URL", None)
-    env.pop("DEBUG", None)
+    # As a director starts it: not the test run's database, debug flag or the browser
+    # tests' DJANGO_ALLOW_ASYNC_UNSAFE (set while they run; check --deploy refuses it).
+    for name in ("DATABASE_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"):
+        env.pop(name, None)
     env.update({"PYTHONUNBUFFERED": "1", **extra})
     return env
 
