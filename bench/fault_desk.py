@@ -4,6 +4,7 @@ the table the run prints."""
 
 from __future__ import annotations
 
+import errno
 import random
 import re
 import threading
@@ -289,3 +290,22 @@ def verdict(failures: list[str]) -> int:
     for failure in failures[:25]:
         print("  -", failure)
     return 1 if failures else 0
+
+
+# The fault runs' logs, and the filler both disk parts use (the laptop, the hall).
+OUT = ROOT / "bench" / "out"
+
+
+def fill(folder: Path) -> Path:
+    """A filler file that takes every free byte of the file system (tmpfs: every page)."""
+    filler = folder / "filler"
+    with open(filler, "wb", buffering=0) as out:
+        for size in (1 << 20, 4096, 1):
+            chunk = b"\0" * size
+            try:
+                while out.write(chunk):
+                    pass
+            except OSError as error:
+                if error.errno != errno.ENOSPC:
+                    raise
+    return filler

@@ -31,7 +31,6 @@ grid and its versions complete, PRAGMA integrity_check ok.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import subprocess
 import sys
@@ -43,10 +42,12 @@ from contextlib import closing
 from pathlib import Path
 
 from bench.fault_desk import (
+    OUT,
     Desk,
     check_answers,
     check_database,
     desk_for,
+    fill,
     logged_in,
     print_causes,
     print_table,
@@ -56,7 +57,6 @@ from bench.fault_desk import (
 from bench.load import prepare
 from bench.serving import ROOT, Client, start_gunicorn, wait_until_up, worker_pids
 
-OUT = ROOT / "bench" / "out"
 CLUSTER, PG_PORT = "faults", 5433
 PARTS = ("postgres", "disk", "hall")
 HBA = "local all all trust\nhost all all 127.0.0.1/32 trust\n"
@@ -216,21 +216,6 @@ def _postgres_phases(args, url: str) -> int:
 
 
 FULL, READ_ONLY = "disk full: read, save, log in", "read-only: read, save, log in"
-
-
-def fill(folder: Path) -> Path:
-    """A filler file that takes every free byte of the file system (tmpfs: every page)."""
-    filler = folder / "filler"
-    with open(filler, "wb", buffering=0) as out:
-        for size in (1 << 20, 4096, 1):
-            chunk = b"\0" * size
-            try:
-                while out.write(chunk):
-                    pass
-            except OSError as error:
-                if error.errno != errno.ENOSPC:
-                    raise
-    return filler
 
 
 def remount(folder: Path, mode: str) -> None:

@@ -56,17 +56,18 @@ from contextlib import closing
 from pathlib import Path
 
 from bench.fault_desk import (
+    OUT,
     SAYS,
     Answer,
     check_answers,
     check_sheets,
+    fill,
     page_kind,
     print_causes,
     print_table,
     recovery,
     verdict,
 )
-from bench.faults import OUT, fill
 from bench.hall_load import DIRECTOR, HALL_ADDRESS, PHONE_ADDRESS, prepare
 from bench.phone_load import Phone, PhoneStats, Tables, _checks, _hand_fields
 from bench.serving import Client, start_hall, stop_hall

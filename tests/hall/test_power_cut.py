@@ -35,7 +35,8 @@ from pathlib import Path
 
 import psutil
 
-from scoring.rules import PRESETS, random_hand
+from bench.phone_load import _hand_fields
+from scoring.rules import PRESETS
 from tests.hall.power_cut_script import ROUNDS, TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,24 +131,6 @@ class Phone:
             return error.code, error.read()
 
 
-def hand_fields(rng: random.Random, n: int, size: int) -> dict:
-    """Hand n as the phone page posts it (the writer's seat wins or loses at random)."""
-    hand = random_hand(PRESETS["german-minus"], size, rng, dealer=(n - 1) % size)
-    while hand.winner is None:
-        hand = random_hand(PRESETS["german-minus"], size, rng, dealer=(n - 1) % size)
-    data = {"winner": str(hand.winner + 1), "append_as": str(n)}
-    if n == 1:
-        data["first_dealer"] = "1"
-    if hand.is_hand_romme:
-        data["romme"] = "1"
-    for k, seat in enumerate(hand.seats, start=1):
-        if k - 1 != hand.winner:
-            data[f"points-{k}"] = str(seat.hand_points)
-        if seat.melded is not None:
-            data[f"melded-{k}"] = str(seat.melded)
-    return data
-
-
 class Tables:
     """The phones of every table, each table a thread: hand n written by seat n-1 and
     confirmed by the next seat; the slow tables are still playing when the power goes."""
@@ -173,7 +156,10 @@ class Tables:
                 if self.cut.is_set():
                     return
                 client_id = f"cut-{link['table']}-{n}-{rng.randrange(10**9)}"
-                data = {**hand_fields(rng, n, size), "client_id": client_id}
+                data = {
+                    **_hand_fields(PRESETS["german-minus"], rng, n, size),
+                    "client_id": client_id,
+                }
                 status, body = phones[(n - 1) % size].send(root + "hand/", data)
                 if status != 200:
                     self.refused.append(f"table {link['table']} hand {n}: {status} {body[:300]}")
