@@ -89,6 +89,12 @@ def make_sort_key(given_name: str, family_name: str, player_number: str = "") ->
     )[:240]
 
 
+class Gender(models.TextChoices):
+    FEMALE = "f", _("female")
+    MALE = "m", _("male")
+    DIVERSE = "d", _("diverse")
+
+
 class Player(models.Model):
     given_name = models.CharField(_("given name"), max_length=100)
     family_name = models.CharField(_("family name"), max_length=100)
@@ -99,6 +105,8 @@ class Player(models.Model):
         help_text=_("A unique number, such as the federation's pass number."),
     )
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    # Optional; only the women's category standing reads it (scoring.rules.categories).
+    gender = models.CharField(_("gender"), max_length=1, choices=Gender.choices, blank=True)
     active = models.BooleanField(_("active"), default=True)
     # Case-folded "given family" for search and look-alike checks; SQLite folds only ASCII.
     name_key = models.CharField(max_length=201, editable=False, db_index=True, default="")

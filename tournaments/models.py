@@ -236,6 +236,11 @@ class Participant(models.Model):
         blank=True,
         help_text=_("The first series the player no longer plays."),
     )
+    # Disqualified players stay in the standings, marked, and win no prize.
+    disqualified = models.BooleanField(_("disqualified"), default=False)
+    disqualification_reason = models.CharField(
+        _("reason for the disqualification"), max_length=200, blank=True
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -282,6 +287,62 @@ class Group(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} {self.name}"
+
+
+class Category(models.Model):
+    """A standing of part of the field beside the overall one: women, seniors, youth (from
+    the registry's gender and birth year, scoring.rules.categories) or the club's own
+    category, whose members the director chooses."""
+
+    class Kind(models.TextChoices):
+        WOMEN = "women", _("women")
+        SENIORS = "seniors", _("seniors")
+        YOUTH = "youth", _("youth")
+        CUSTOM = "custom", _("club category")
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="categories", verbose_name=_("event")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    name = models.CharField(_("name"), max_length=60)
+    # Seniors: this age or older in the event's year; youth: this age or younger.
+    age_limit = models.PositiveSmallIntegerField(_("age limit"), null=True, blank=True)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["event", "order", "name"]
+        verbose_name = _("category")
+        verbose_name_plural = _("categories")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "name"],
+                name="category_name_unique",
+                violation_error_message=_("The event already has a category of this name."),
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class CategoryChoice(models.Model):
+    """The director's word that a participant is, or is not, in a category, whatever the
+    registry says (the only way into a club category)."""
+
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="choices")
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="category_choices"
+    )
+    included = models.BooleanField(_("in the category"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("category choice")
+        verbose_name_plural = _("category choices")
+        constraints = [
+            models.UniqueConstraint(fields=["category", "participant"], name="one_category_choice"),
+        ]
 
 
 class GroupMember(models.Model):
