@@ -344,6 +344,9 @@ class CategoryChoice(models.Model):
             models.UniqueConstraint(fields=["category", "participant"], name="one_category_choice"),
         ]
 
+    def __str__(self):
+        return f"{self.participant} – {self.category}: {self.included}"
+
 
 class GroupMember(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")

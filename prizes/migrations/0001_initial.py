@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tournaments', '0007_historicalparticipant_disqualification_reason_and_more'),
+        ('tournaments', '0007_categories_disqualified'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
