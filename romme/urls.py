@@ -25,5 +25,6 @@ urlpatterns = [
     path("", include("scoring.sheets.urls")),
     path("exports/", include("scoring.exports.urls")),
     path("archive/", include("scoring.archive.urls")),
+    path("", include("prizes.urls")),
     path("", include("hall.urls")),
 ]
