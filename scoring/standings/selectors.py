@@ -61,6 +61,8 @@ class StandingRow:
     # Player numbers of the line (a group's members'): "find my line" matches them, as
     # players know their number from the seating list; not in the JSON.
     numbers: tuple[str, ...] = ()
+    # Disqualified players stay in the standings, marked (and win no prize).
+    disqualified: bool = False
 
     @property
     def reason_text(self) -> str:
@@ -114,10 +116,11 @@ def _rank(event: Event, entries: list[metrics.Entry], chain: tuple[str, ...]) ->
 
 
 _PARTICIPANT_FIELDS = ("player_id", "player__given_name", "player__family_name", "club_id",
-                      "club__short_name", "player__player_number")  # fmt: skip
+                      "club__short_name", "player__player_number", "disqualified")  # fmt: skip
 
 
-def _person(participant_id: int, player_id, given, family, club_id, club, number) -> dict:
+def _person(participant_id: int, player_id, given, family, club_id, club, number,
+            disqualified=False) -> dict:  # fmt: skip
     return {
         "participant_id": participant_id,
         "player_id": player_id,
@@ -125,6 +128,7 @@ def _person(participant_id: int, player_id, given, family, club_id, club, number
         "club": club or "",
         "club_id": club_id,
         "number": number or "",
+        "disqualified": bool(disqualified),
     }
 
 
@@ -334,6 +338,7 @@ def _individual_row(row: core.Row, info: dict, series_of: dict) -> StandingRow:
         participant_id=row.key,
         club_ids={p["club_id"]} if p["club_id"] else set(),
         numbers=(p["number"],) if p.get("number") else (),
+        disqualified=p.get("disqualified", False),
     )
 
 
