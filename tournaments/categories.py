@@ -190,6 +190,27 @@ def set_category_choice(actor, category: Category, participant: Participant,
 
 
 @transaction.atomic
+def set_category_choices(actor, event: Event, wanted: dict[tuple[int, int], bool | None]) -> int:
+    """Several choices at once (the page's table): (category id, participant id) → in,
+    out or None (follow the registry). All or nothing; returns how many changed."""
+    require_role(actor, event.club, ORGANISER)
+    categories = {c.pk: c for c in Category.objects.filter(event=event)}
+    for category in categories.values():
+        category.event = event  # the role check reads the event's club once
+    participants = {p.pk: p for p in Participant.objects.filter(event=event)}
+    if any(c not in categories or p not in participants for c, p in wanted):
+        raise ValidationError(_("The choice names a category or player not of this event."))
+    current = choices_of(event)
+    changed = 0
+    for (c, p), included in wanted.items():
+        if current.get((c, p)) == included:
+            continue
+        set_category_choice(actor, categories[c], participants[p], included)
+        changed += 1
+    return changed
+
+
+@transaction.atomic
 def disqualify(actor, participant: Participant, reason: str) -> Participant:
     """Disqualify a participant: they stay in every standing, marked, and win no prize."""
     require_role(actor, participant.event.club, ORGANISER)
@@ -288,3 +309,70 @@ def category_membership(event: Event) -> tuple[list[CategoryInfo], dict[int, set
 def category_members(event: Event) -> dict[int, set[int]]:
     """Participant ids per category id, by the registry and the director's choices."""
     return category_membership(event)[1]
+
+
+# The participants table of the categories page, sorted by one of these (``-`` descending).
+PAGE_SORTS = ("name", "number", "club", "gender", "birth_year", "disqualified")
+
+
+def category_page(event: Event, sort: str = "name") -> dict:
+    """What the categories page shows: the categories with their member counts and the
+    participants with gender, birth year, per category the choice and the outcome, and
+    the disqualification. Three queries (categories, choices, participants)."""
+    categories = event_categories(event)
+    choices = choices_of(event) if categories else {}
+    people = list(
+        Participant.objects.filter(event=event)
+        .order_by()
+        .values_list(
+            "id", "player__given_name", "player__family_name", "player__sort_key",
+            "player__player_number", "club__short_name", "player__gender", "player__birth_year",
+            "disqualified", "disqualification_reason",
+        )
+    )  # fmt: skip
+    members = members_of(event, categories, choices, [(p[0], p[6], p[7]) for p in people])
+    year = event.start_date.year
+    rows = [
+        {
+            "id": pid,
+            "name": f"{given} {family}",
+            "sort_key": sort_key,
+            "number": number or "",
+            "club": club or "",
+            "gender": gender or "",
+            "birth_year": birth_year,
+            "age": rule.age_in_year(year, birth_year),
+            "disqualified": disqualified,
+            "reason": reason,
+            "cells": [
+                {
+                    "category": c.id,
+                    "choice": {True: "in", False: "out"}.get(choices.get((c.id, pid)), "auto"),
+                    "member": pid in members[c.id],
+                }
+                for c in categories
+            ],
+        }
+        for (pid, given, family, sort_key, number, club, gender, birth_year, disqualified,
+             reason) in people
+    ]  # fmt: skip
+    key = sort.removeprefix("-")
+    if key not in PAGE_SORTS:
+        key, sort = "name", "name"
+    rows.sort(key=lambda r: r["sort_key"])
+    if key != "name":
+        # None (no birth year) and "" last in either direction: sorted apart from the rest.
+        known = [r for r in rows if r[key] not in (None, "")]
+        unknown = [r for r in rows if r[key] in (None, "")]
+        known.sort(key=lambda r: r[key], reverse=sort.startswith("-"))
+        rows = known + unknown
+    elif sort.startswith("-"):
+        rows.reverse()
+    return {
+        "categories": [
+            {"category": c, "members": len(members[c.id]), "has_age": c.kind in AGE_KINDS}
+            for c in categories
+        ],
+        "rows": rows,
+        "sort": sort,
+    }

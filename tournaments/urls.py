@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import season_views, views
+from . import category_views, season_views, views
 
 app_name = "tournaments"
 
@@ -18,6 +18,23 @@ urlpatterns = [
     path("events/<int:pk>/participants/new/", views.participant_new, name="participant_new"),
     path("events/<int:pk>/groups/new/", views.group_create, name="group_create"),
     path("events/<int:pk>/series/new/", views.series_create, name="series_create"),
+    path("events/<int:pk>/categories/", category_views.categories, name="categories"),
+    path("events/<int:pk>/categories/edit/", category_views.category_edit, name="category_edit"),
+    path(
+        "events/<int:pk>/categories/choices/",
+        category_views.category_choices,
+        name="category_choices",
+    ),
+    path(
+        "participants/<int:pk>/disqualify/",
+        category_views.participant_disqualify,
+        name="participant_disqualify",
+    ),
+    path(
+        "participants/<int:pk>/requalify/",
+        category_views.participant_requalify,
+        name="participant_requalify",
+    ),
     path(
         "participants/<int:pk>/check-in/",
         views.participant_check_in,
