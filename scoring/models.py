@@ -411,3 +411,37 @@ class PlayerPin(models.Model):
 
     def __str__(self):
         return f"{self.participant} ({self.set_at:%Y-%m-%d %H:%M})"
+
+
+class PrerenderedExport(models.Model):
+    """A print rendered ahead of the click (`scoring.exports.prerender`): the standings PDF
+    of an event, rendered by a task worker once the results have settled, so the director's
+    click after the last confirmation is answered at once. One row per event, export, format
+    and language; served only while the event's results version and the seats still waiting
+    for a confirmed sheet (`seating`) are those it was rendered from, never stale. The file
+    is in the database, so every app server answers with it."""
+
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="+")
+    exporter = models.CharField(max_length=64)
+    fmt = models.CharField(max_length=4)
+    language = models.CharField(max_length=8)
+    results_version = models.PositiveIntegerField()
+    seating = models.CharField(max_length=64)
+    filename = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=100)
+    content = models.BinaryField(editable=False)
+    size = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0)  # how long the worker took to render it
+    rendered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("rendered print")
+        verbose_name_plural = _("rendered prints")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "exporter", "fmt", "language"], name="prerendered_export_once"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.exporter}.{self.fmt} {self.language} v{self.results_version}"

@@ -9,24 +9,43 @@ entry on it (``scoring.standings.public``). It lives here, below ``scoring.sheet
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from functools import cache
 
 from django.db import connection, transaction
 from django.db.models import F, Q
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from tournaments.models import Event
 
+logger = logging.getLogger(__name__)
+
+# Sent once the write that raised an event's results version has committed (keyword
+# ``event_id``). ``scoring`` renders the standings PDF ahead of the click on it
+# (``scoring.exports.prerender``, connected in ``scoring.apps``): tournaments knows nothing
+# of exports.
+results_changed = Signal()
+
+
+def _announce(event_id: int) -> None:
+    # Robust: a receiver's failure is logged and never turns a committed write into an error.
+    for receiver, outcome in results_changed.send_robust(sender=Event, event_id=event_id):
+        if isinstance(outcome, Exception):
+            logger.error("results_changed receiver %r failed", receiver, exc_info=outcome)
+
 
 def bump_results_version(event_id: int) -> None:
-    """Raise the event's results version by one (an UPDATE ... + 1: no lost bump)."""
+    """Raise the event's results version by one (an UPDATE ... + 1: no lost bump); once
+    the transaction has committed, ``results_changed`` is sent."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("bump_results_version belongs inside the write's transaction")
     Event.objects.filter(pk=event_id).update(
         results_version=F("results_version") + 1, results_changed_at=timezone.now()
     )
+    transaction.on_commit(lambda: _announce(event_id))
 
 
 def bump_for_names(sender, *, player_ids=(), club_ids=(), **_kwargs) -> None:

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -25,7 +26,7 @@ from scoring.sheets.codes import parse_sheet_code, sheet_entry_path
 from scoring.visibility import require_sheet_reader
 from tournaments.models import Series
 
-from . import jobs
+from . import jobs, prerender
 from .rendering import ATTACHMENTS, render_export
 
 FORMAT_LABELS = {"xlsx": "Excel (XLSX)", "pdf": "PDF", "html": None, "json": "JSON"}
@@ -44,6 +45,14 @@ def _exporter(slug: str, scope: str, fmt: str):
     if exporter is None or exporter.scope != scope or fmt not in exporter.formats:
         raise Http404
     return exporter
+
+
+def _ready(slug: str, obj, fmt: str) -> prerender.StoredFile | None:
+    """The file rendered ahead from the object's current results in the reader's language
+    (the standings PDF; `scoring.exports.prerender`), or None."""
+    if (slug, fmt) not in prerender.PRERENDERED:
+        return None
+    return prerender.fresh_file(slug, obj, fmt, translation.get_language())
 
 
 def _base_url(request) -> str:
@@ -91,7 +100,7 @@ def menu(request, scope, pk):
                     "job_url": reverse(
                         "exports:job_start", args=[scope, obj.pk, exporter.slug, fmt]
                     )
-                    if exporter.is_long(obj, fmt)
+                    if exporter.is_long(obj, fmt) and not _ready(exporter.slug, obj, fmt)
                     else "",
                 }
             )
@@ -112,13 +121,17 @@ def export(request, scope, pk, slug, fmt):
     scope_obj, obj = _object(scope, pk)
     exporter = _exporter(slug, scope, fmt)
     require_role(request.user, scope_obj.club_of(obj), exporter.permission)
-    content, filename, content_type = render_export(
-        exporter.slug,
-        obj,
-        fmt,
-        base_url=_base_url(request),
-        csp_nonce=request.csp_nonce if fmt == "html" else "",
-    )
+    stored = _ready(exporter.slug, obj, fmt)
+    if stored is not None:  # rendered ahead from these very results (prerender)
+        content, filename, content_type = stored.content, stored.filename, stored.content_type
+    else:
+        content, filename, content_type = render_export(
+            exporter.slug,
+            obj,
+            fmt,
+            base_url=_base_url(request),
+            csp_nonce=request.csp_nonce if fmt == "html" else "",
+        )
     if fmt == "html":
         return HttpResponse(content, content_type=content_type)
     response = HttpResponse(content, content_type=content_type)
@@ -142,7 +155,12 @@ def job_start(request, scope, pk, slug, fmt):
     scope_obj, obj = _object(scope, pk)
     exporter = _exporter(slug, scope, fmt)
     require_role(request.user, scope_obj.club_of(obj), exporter.permission)
-    job_id = jobs.start_job(request.user, exporter.slug, obj, fmt, base_url=_base_url(request))
+    stored = _ready(exporter.slug, obj, fmt)
+    if stored is not None:  # rendered ahead: the job is done before it starts
+        language = translation.get_language()
+        job_id = prerender.finished_job(request.user, exporter.slug, obj, fmt, language, stored)
+    else:
+        job_id = jobs.start_job(request.user, exporter.slug, obj, fmt, base_url=_base_url(request))
     if _wants_json(request):
         return JsonResponse(
             {
