@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from clubs.models import Club, Player
+from scoring.archive import sections
 from scoring.archive.fields import is_user_fk, model_fields, remap_series_json, user_model
 from scoring.archive.validate import FORMAT, VERSION
 from scoring.models import Sheet, SheetVersion
@@ -116,6 +117,7 @@ def export_event(event: Event) -> dict:
         data["tables"] = tables_of[s.pk]
         series_out.append(data)
 
+    section_data = sections.dump_all(event, sections.DumpContext(ref_of, _dump_section))
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -135,7 +137,17 @@ def export_event(event: Event) -> dict:
         ],
         "groups": groups,
         "series": series_out,
+        **section_data,
     }
+
+
+def _dump_section(obj, model, skip=()) -> dict:
+    """A section's row with its users as usernames (read from the row's own users)."""
+    names = {}
+    for f in model_fields(model, skip):
+        if is_user_fk(f) and getattr(obj, f.attname) is not None:
+            names[getattr(obj, f.attname)] = getattr(obj, f.name).get_username()
+    return _dump_fields(obj, model, skip, usernames=names)
 
 
 def dumps(data: dict) -> str:

@@ -31,7 +31,14 @@ from clubs.models import Club
 from clubs.permissions import ORGANISER, clubs_with_role, has_role
 from common import limits
 from scoring.archive.load import import_event, loads
-from scoring.archive.validate import FORMAT, VERSION, ArchiveError, json_path, validate
+from scoring.archive.validate import (
+    FORMAT,
+    READABLE_VERSIONS,
+    VERSION,
+    ArchiveError,
+    json_path,
+    validate,
+)
 from scoring.models import JOB_STALE_AFTER, ArchiveImport
 
 State = ArchiveImport.State
@@ -117,7 +124,7 @@ def _check_outline(data) -> None:
             _("%(expected)s was expected; the file is not an event archive")
             % {"expected": repr(FORMAT)},
         )
-    if data.get("version") != VERSION:
+    if data.get("version") not in READABLE_VERSIONS:
         raise ArchiveError(
             "$.version",
             _("this installation reads version %(version)s of the format") % {"version": VERSION},

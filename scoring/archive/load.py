@@ -28,6 +28,7 @@ from simple_history.utils import bulk_create_with_history
 
 from clubs.models import Club, Player
 from common import limits
+from scoring.archive import sections
 from scoring.archive.fields import is_user_fk, model_fields, remap, user_model
 from scoring.archive.validate import ArchiveError, json_path, json_reason, shorten, validate
 from scoring.models import Sheet, SheetVersion
@@ -124,6 +125,7 @@ def _users(data: dict, result: ImportResult) -> dict[str, Any]:
             names.update(sheet[key] for key in sheet_users if sheet.get(key))
             for version in sheet["versions"]:
                 names.update(version[key] for key in version_users if version.get(key))
+    names.update(sections.usernames(data))
     User = user_model()
     users = {getattr(u, User.USERNAME_FIELD): u for u in User.objects.filter(
         **{f"{User.USERNAME_FIELD}__in": names}
@@ -417,6 +419,8 @@ def _rebuild(data, *, rename: str | None, actor, plans) -> ImportResult:
                 sheet, plan.check, seats_by_table[table.pk], plan.numbers, event.ruleset
             )
 
+    context = sections.LoadContext(event, pid, users, actor, reason, loader.fill, result.created)
+    sections.load_all(data, context)
     result.created.update(
         events=1,
         participants=len(participants),

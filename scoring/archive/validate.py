@@ -12,6 +12,7 @@ from pathlib import Path
 
 from django.utils.translation import gettext as _
 
+from scoring.archive import sections
 from scoring.models import Sheet, SheetVersion
 from scoring.rules import PRESETS, RuleSetError, ruleset_from
 from scoring.sheets import grid as sheets_grid
@@ -21,7 +22,10 @@ from tournaments import draw
 from tournaments.models import Series
 
 FORMAT = "romme-ledger-event"
-VERSION = 1
+# 2: the sections of scoring.archive.sections (categories, the prize-giving). Version 1
+# archives (without them) are read as they are.
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 MESSAGE_LIMIT = 240
 
@@ -71,8 +75,15 @@ def json_reason(msg: str) -> str:
 
 
 @cache
-def schema() -> dict:
+def core_schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def schema() -> dict:
+    """schema.json with the schema of every registered section as a top-level property."""
+    full = dict(core_schema())
+    full["properties"] = {**full["properties"], **sections.schemas()}
+    return full
 
 
 def _document_order(instance, path) -> tuple:
@@ -402,7 +413,9 @@ def _grid_message(err: GridError) -> str:
 def validate(data) -> dict[tuple[int, int], _SheetPlan]:
     """Schema, then semantics; raises ArchiveError naming the first bad field."""
     check_schema(data)
-    return _check_semantics(data)
+    plans = _check_semantics(data)
+    sections.check_all(data)
+    return plans
 
 
 # ----- import ------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from django.db.models import Sum
 from clubs.models import Club, Membership, Player
 from scoring.archive.dump import dumps, export_event
 from scoring.archive.load import import_event, loads
-from scoring.archive.validate import ArchiveError
+from scoring.archive.validate import VERSION, ArchiveError
 from scoring.demo.generate import Plan, generate_event
 from scoring.models import Hand, HandSeat, Sheet, SheetVersion
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
@@ -179,7 +179,7 @@ def roundtrip(data):
 
 def test_export_holds_raw_facts_only(event):
     data = roundtrip(export_event(event))
-    assert data["format"] == "romme-ledger-event" and data["version"] == 1
+    assert data["format"] == "romme-ledger-event" and data["version"] == VERSION
     assert data["event"]["ruleset"] == {"slug": "german-minus", "overrides": {}}
     assert data["event"]["club"]["short_name"] == "HDK"
     assert data["event"]["season"]["name"] == "2026"
