@@ -54,6 +54,7 @@ def secret_grid(start):
 @pytest.fixture
 def world(club_a, club_b, organiser_a, scorer_a, settings):
     from clubs.models import ClubRole, PlayerImport
+    from prizes.models import PrizePlan
     from tournaments.models import Group, GroupMember, Season
 
     settings.TASKS = IMMEDIATE_TASKS
@@ -73,6 +74,11 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
     confirm_sheet(organiser_a, tables[0], grid_1, expected_version=1)
     save_sheet(scorer_a, tables[1], grid_2, expected_version=0, submit=True)
     assert HandSeat.objects.filter(hand__sheet__table__series=series).count() == 64
+    # A prize plan showing its winners publicly: the public prize page opens for everyone and
+    # counts the published series only (none here).
+    PrizePlan.objects.create(
+        event=event, prizes=[{"competition": "overall", "place": 1, "item": "Pokal"}]
+    )
     pair = Group.objects.create(event=event, kind="pair", name="Paar Eins")
     for p in people[:2]:
         GroupMember.objects.create(group=pair, participant=p, kind="pair")

@@ -33,6 +33,7 @@ PUBLIC = {
     "standings:api": "read-only JSON: published series only for outsiders",
     "standings:version": "the results version: a counter, no result",
     "hall:guide": "the hall guide: how phones reach the laptop, no data",
+    "prizes:public_prizes": "the prize winners: published series only, when the plan shows them",
 }
 # Any logged-in user may read these: the shared registry of clubs, players, events and
 # seatings (no results), and standings limited to published series for outsiders.
@@ -145,6 +146,8 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "scoring:table_link_pin": {"pk": i["series"]},
         "scoring:table_hand_settle": {"pk": i["series"], "number": 1, "hand": 1},
         "archive:import": {},
+        "prizes:plan": {"pk": i["event"]}, "prizes:prize_list": {"pk": i["event"]},
+        "prizes:public_prizes": {"pk": i["event"]},
         "hall:setup": {}, "hall:settings": {}, "hall:backups": {}, "hall:guide": {},
         "hall:backup_restore": {},
         "archive:import_job": {"import_id": i["archive_import"]},
