@@ -298,12 +298,17 @@ def category_membership(event: Event) -> tuple[list[CategoryInfo], dict[int, set
     categories = event_categories(event)
     if not categories:
         return [], {}
+    return categories, members_for(event, categories)
+
+
+def members_for(event: Event, categories: list[CategoryInfo]) -> dict[int, set[int]]:
+    """Members of categories already read: two queries (choices, participants)."""
     people = list(
         Participant.objects.filter(event=event)
         .order_by()
         .values_list("id", "player__gender", "player__birth_year")
     )
-    return categories, members_of(event, categories, choices_of(event), people)
+    return members_of(event, categories, choices_of(event), people)
 
 
 def category_members(event: Event) -> dict[int, set[int]]:

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 
 from common.forms import parse_int
 from scoring.standings import labels, selectors
+from scoring.standings.categories import page_cut
 from scoring.standings.public import public_event, public_view
 
 
@@ -17,6 +18,7 @@ def _row_json(row: selectors.StandingRow, competition: str) -> dict:
         "total": row.total,
         "tie_break": {k: v for k, v in row.values.items() if k != "total"},
         "provisional": row.provisional,
+        "disqualified": row.disqualified,
         "reason": None
         if row.reason is None
         else {"metric": row.reason.metric, "this": row.reason.this, "next": row.reason.next},
@@ -34,9 +36,10 @@ def _row_json(row: selectors.StandingRow, competition: str) -> dict:
 
 
 @require_safe
-@public_view("api", ("competition", "series"), private_params=("provisional",))
+@public_view("api", ("competition", "series", "category"), private_params=("provisional",))
 def api_standings(request, pk):
-    """``GET /api/events/<id>/standings?competition=individual|pair|team&series=<n>``.
+    """``GET /api/events/<id>/standings?competition=individual|pair|team&series=<n>``;
+    ``category=<id>``: that category's members of the individual standing, re-ranked.
 
     Readers outside the event's club get published series only; ``provisional=1`` adds
     unconfirmed sheets for the directors alone (403 otherwise; ``scoring.visibility``).
@@ -69,8 +72,17 @@ def api_standings(request, pk):
     )
     if scope == labels.SERIES and number not in standing.counted_series:
         raise Http404("no such series")
+    category, rows = None, standing.rows
+    if request.GET.get("category") and competition == labels.INDIVIDUAL:
+        cut = page_cut(event, standing, request.GET["category"])["cut"]
+        if cut is None:
+            raise Http404("no such category")
+        category = {"id": cut.category.id, "name": cut.category.name, "kind": cut.category.kind}
+        rows = cut.rows
+    body = {} if category is None else {"category": category}  # only when asked for
     return JsonResponse(
         {
+            **body,
             "event": {"id": event.pk, "name": event.name},
             "competition": competition,
             "series": number,
@@ -79,7 +91,7 @@ def api_standings(request, pk):
             "chain": list(standing.chain),
             "ties": {"policy": standing.ties_policy, "text": standing.ties_policy_text},
             "lots_seed": standing.lots_seed,
-            "rows": [_row_json(r, competition) for r in standing.rows],
+            "rows": [_row_json(r, competition) for r in rows],
         },
         json_dumps_params={"ensure_ascii": False},
     )

@@ -12,9 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from django.utils.translation import gettext as _
+
 from scoring.standings.labels import INDIVIDUAL
 from scoring.standings.selectors import EventStanding, StandingRow
-from tournaments.categories import CategoryInfo, category_membership, event_categories
+from tournaments.categories import (
+    CategoryInfo,
+    category_membership,
+    event_categories,
+    members_for,
+)
 from tournaments.models import Event
 
 
@@ -78,3 +85,46 @@ def find(standings: list[CategoryStanding], category_id: int | None) -> Category
     """The standing of one category of a list (None when not there)."""
     return next((s for s in standings if s.category.id == category_id), None)
 
+
+# --------------------------------------------------------------------------- the pages
+
+CATEGORY_PARAM = "category"
+
+
+def page_cut(event: Event, standing: EventStanding, wanted, *, categories=None) -> dict:
+    """The category tabs' data of a standings page: ``categories`` (read here unless given:
+    one query), the chosen one's standing (``cut``, None for the whole field; two queries
+    more). Only individual standings have categories."""
+    if standing.competition != INDIVIDUAL:
+        return {"categories": [], "cut": None}
+    if categories is None:
+        categories = event_categories(event)
+    chosen = next((c for c in categories if str(c.id) == str(wanted or "")), None)
+    cut = None
+    if chosen is not None:
+        members = members_for(event, [chosen])
+        cut = CategoryStanding(
+            category=chosen,
+            rows=rerank(standing.rows, members[chosen.id]),
+            members=len(members[chosen.id]),
+        )
+    return {"categories": categories, "cut": cut}
+
+
+def category_links(categories, cut, link, *, print_url: str = "", wall_url: str = "") -> list:
+    """The tabs: the whole field, then each category; ``link(category_id)`` builds a URL."""
+    if not categories:
+        return []
+    active = cut.category.id if cut else None
+    tabs = [{"label": _("All players"), "url": link(None), "active": active is None}]
+    for category in categories:
+        tabs.append(
+            {
+                "label": category.name,
+                "url": link(category.id),
+                "active": category.id == active,
+                "print_url": print_url,
+                "wall_url": wall_url,
+            }
+        )
+    return tabs

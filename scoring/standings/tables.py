@@ -119,6 +119,13 @@ class StandingTable(tables.Table):
         return value
 
     def render_name(self, value, record):
+        name = self._name_html(value, record)
+        if record.get("disqualified"):  # stays in the standing, marked (wins no prize)
+            return format_html('{} <span class="badge disqualified">{}</span>', name,
+                               _("disqualified"))  # fmt: skip
+        return name
+
+    def _name_html(self, value, record):
         members = record.get("members_text")
         if self.link_players and record.get("player_id"):
             url = reverse("standings:player", args=[record["player_id"]])
@@ -143,6 +150,7 @@ def table_rows(standing: selectors.EventStanding, rows) -> list[dict]:
             "player_id": r.player_id,
             "members_text": ", ".join(m["name"] for m in r.members),
             "numbers": " ".join(r.numbers),
+            "disqualified": r.disqualified,
         }
         for n, total in r.series_totals.items():
             d[f"s{n}"] = total

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -18,6 +19,7 @@ from clubs.models import Player
 from clubs.permissions import ORGANISER, has_role, require_role
 from common.forms import add_validation_errors, parse_int
 from common.safety import safe_next
+from scoring.standings import categories as standing_categories
 from scoring.standings import labels, selectors, services
 from scoring.standings import metrics as standings_metrics
 from scoring.standings import season as standings_season
@@ -27,7 +29,7 @@ from scoring.standings.labels import tie_policy_text
 from scoring.standings.public import LANGUAGE_PARAM, public_event, public_view
 from scoring.standings.public import version_response as public_version_response
 from scoring.standings.tables import SeasonTable, StandingTable, season_rows, table_rows
-from tournaments.models import Event, Season, Series
+from tournaments.models import Category, Event, Season, Series
 
 # --------------------------------------------------------------------------- helpers
 
@@ -164,23 +166,34 @@ def _clubs_of(standing) -> list[tuple[int, str]]:
     return sorted(seen.items(), key=lambda kv: kv[1])
 
 
-def _context(request, event, standing, *, base_url, public):
+def _context(request, event, standing, *, base_url, public, categories=None):
     selection = {
         "competition": standing.competition,
         "scope": standing.scope,
         "number": standing.number,
     }
     club_id = parse_int(request.GET.get("club"))
-    rows = selectors.filter_by_club(standing.rows, club_id)
+    # A category tab (standing_categories): its members re-ranked among themselves.
+    cats = standing_categories.page_cut(
+        event, standing, request.GET.get("category"), categories=categories
+    )
+    cut = cats["cut"]
+    rows = selectors.filter_by_club(cut.rows if cut else standing.rows, club_id)
     # A public page keeps the language chosen by its GET link (?lang=) in every link.
     lang = request.GET.get(LANGUAGE_PARAM, "") if public else ""
     suffix = f"&{LANGUAGE_PARAM}={lang}" if lang else ""
+    link = _tabs(base_url, selection, suffix)["link"]
+    in_category = f"&category={cut.category.id}" if cut else ""
     return {
+        "category": cut,
+        "category_tabs": standing_categories.category_links(
+            cats["categories"], cut, lambda c: link() + (f"&category={c}" if c else "")
+        ),
         "event": event,
         "standing": standing,
         "table": _table(request, standing, rows, link_players=not public),
         "tabs": _tabs(base_url, selection, suffix)["competitions"],
-        "scopes": _scope_links(standing, base_url, selection, suffix),
+        "scopes": _scope_links(standing, base_url, selection, suffix + in_category),
         "lang": lang,
         "selection": selection,
         "clubs": _clubs_of(standing),
@@ -196,7 +209,10 @@ def _context(request, event, standing, *, base_url, public):
 @login_required
 @require_GET
 def event_standings(request, pk):
-    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    has_categories = Exists(Category.objects.filter(event=OuterRef("pk")))  # no extra query
+    event = get_object_or_404(
+        Event.objects.select_related("club").annotate(has_categories=has_categories), pk=pk
+    )
     director = selectors.is_director(request.user, event)
     insider = selectors.sees_unpublished(request.user, event)
     organiser = has_role(request.user, event.club_id, ORGANISER)
@@ -214,11 +230,17 @@ def event_standings(request, pk):
         standing,
         base_url=reverse("standings:event", args=[event.pk]),
         public=False,
+        categories=None if event.has_categories else [],
     )
     # The prints count unpublished series: they need the role that sees them (the
     # exporters' permission, the scorer role; tests/exports/test_scope_prints.py).
     if insider:
         _add_prints(context["scopes"], standing)
+        for tab in context["category_tabs"][1:]:
+            tab["print_url"], tab["wall_url"] = (
+                reverse("exports:export", args=["event", event.pk, slug, "pdf"])
+                for slug in ("category-standings", "category-standings-wall")
+            )
     context.update(
         {
             "director": director,
@@ -343,7 +365,7 @@ def _language_links(request, base_url: str) -> list[dict]:
     return links
 
 
-PUBLIC_PARAMS = ("competition", "scope", "n", "club", "sort")
+PUBLIC_PARAMS = ("competition", "scope", "n", "club", "sort", "category")
 
 
 @require_safe

@@ -6,6 +6,7 @@
 
 from . import (  # noqa: F401
     archive,
+    category_standings,
     players,
     scope_standings,
     score_sheets,

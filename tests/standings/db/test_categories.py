@@ -141,3 +141,34 @@ def test_the_category_standing_reads_a_fixed_number_of_queries(
     members = cat_services.category_members(event)
     with django_assert_num_queries(1):  # the categories' names only
         category_standings(event, standing, members)
+
+
+def test_json_and_public_page_show_the_categories(client, club_a, ranked):
+    from django.urls import reverse
+
+    event, (_a, _b, c, _d, e, _f) = ranked
+    boss = director(club_a)
+    women = cat_services.add_category(boss, event, "Damen", Category.Kind.WOMEN)
+    for p in (c, e):
+        set_player(p, gender="f")
+    cat_services.disqualify(boss, e, "Absprache")
+    api = reverse("standings:api", args=[event.pk])
+    data = client.get(api, {"category": women.pk}).json()
+    assert data["category"] == {"id": women.pk, "name": "Damen", "kind": "women"}
+    assert [
+        (r["player"]["participant_id"], r["rank"], r["disqualified"]) for r in data["rows"]
+    ] == [
+        (c.pk, 1, False),
+        (e.pk, 2, True),
+    ]
+    assert client.get(api, {"category": 999999}).status_code == 404
+    overall = client.get(api).json()
+    assert "category" not in overall and len(overall["rows"]) == 6
+    public = reverse("standings:public", args=[event.pk])
+    page = client.get(public, {"category": women.pk, "lang": "de"})
+    text = page.content.decode()
+    assert page.status_code == 200 and "Damen" in text and "disqualifiziert" in text
+    names = [r["name"] for r in page.context["table"].data.data]
+    assert names == [c.player.full_name, e.player.full_name]
+    # no print links for the public
+    assert "category-standings" not in text

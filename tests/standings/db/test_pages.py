@@ -73,7 +73,10 @@ def test_json_api_shape(client, event, club_a):
     assert data["ties"]["policy"] == "chain"
     assert data["series"] == 1 and data["competition"] == "individual"
     row = data["rows"][0]
-    assert set(row) == {"rank", "total", "tie_break", "provisional", "reason", "player"}
+    assert set(row) == {
+        "rank", "total", "tie_break", "provisional", "disqualified", "reason", "player",
+    }  # fmt: skip
+    assert row["disqualified"] is False
     assert set(row["player"]) == {"id", "participant_id", "name", "club"}
     assert row["rank"] == 1 and row["provisional"] is False
     assert "hands_won" in row["tie_break"] and "total" not in row["tie_break"]
