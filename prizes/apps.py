@@ -8,7 +8,12 @@ class PrizesConfig(AppConfig):
     verbose_name = _("prize-giving")
 
     def ready(self):
-        # The entry fee list joins the exporter registry, and the fees and the prize plan
-        # travel in the event archive (scoring imports nothing of prizes).
+        # The entry fee list and the prize list join the exporter registry, the fees and the
+        # prize plan travel in the event archive, and the demo tournament gets its fees and
+        # prize plan from seed_demo's signal (`make run`): scoring imports nothing of prizes.
+        from prizes.demo import seed_prizes
         from prizes.fees import archive, exporters  # noqa: F401
         from prizes.plan import exporters as plan_exporters  # noqa: F401  (the prize list)
+        from scoring.demo.seed import demo_seeded
+
+        demo_seeded.connect(seed_prizes, dispatch_uid="prizes-demo")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from clubs.demo import seed_registry
 from clubs.models import Player
@@ -13,6 +14,11 @@ from tournaments.models import Event, Season
 
 TOURNAMENT = "Kasseler Rommé-Open 2026"
 CLUB_EVENING = "Spielabend 19. November"
+
+# Sent at the end of `seed_demo` (inside its transaction) with `tournament`, the demo
+# tournament: apps above scoring add their demo data to it (prizes: fees, payments and a
+# prize plan) without scoring importing them. Receivers must not change anything twice.
+demo_seeded = Signal()
 
 
 @transaction.atomic
@@ -59,3 +65,4 @@ def seed_demo() -> None:
                 season=season,
             )
         )
+    demo_seeded.send(sender=seed_demo, tournament=Event.objects.get(name=TOURNAMENT))
