@@ -291,3 +291,25 @@ def test_only_the_events_directors_may_read_or_write_fees(client, club_b, event,
     if response.status_code == 302:
         assert response["Location"].startswith(reverse("login"))
     assert not EntryFee.objects.exists() and not EntryPayment.objects.exists()
+
+
+def test_the_check_in_shows_the_fee_with_the_same_buttons_to_directors_only(
+    client, organiser_a, viewer_a, event
+):
+    (player,) = people(event, 1)
+    services.set_fees(organiser_a, event, general="12,50")
+    page = reverse("tournaments:event_detail", args=[event.pk])
+    client.force_login(organiser_a)
+    text = client.get(page, **DE).content.decode()
+    assert "Startgeld: <span" in text and "12,50\N{NO-BREAK SPACE}€" in text
+    assert reverse("prizes:payment_set", args=[player.pk]) in text
+    assert reverse("prizes:fees", args=[event.pk]) in text  # the link to the fees page
+    response = client.post(
+        reverse("prizes:payment_set", args=[player.pk]), {"status": "cash", "next": page}
+    )
+    assert response["Location"].startswith(page)
+    assert "bar bezahlt" in client.get(page, **DE).content.decode()
+    client.force_login(viewer_a)
+    text = client.get(page, **DE).content.decode()
+    assert "bar bezahlt" not in text and "payment_set" not in text
+    assert reverse("prizes:payment_set", args=[player.pk]) not in text

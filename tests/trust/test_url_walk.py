@@ -148,6 +148,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "archive:import": {},
         "prizes:plan": {"pk": i["event"]}, "prizes:prize_list": {"pk": i["event"]},
         "prizes:public_prizes": {"pk": i["event"]},
+        "prizes:fees": {"pk": i["event"]}, "prizes:payment_set": {"pk": i["participant"]},
         "hall:setup": {}, "hall:settings": {}, "hall:backups": {}, "hall:guide": {},
         "hall:backup_restore": {},
         "archive:import_job": {"import_id": i["archive_import"]},
