@@ -18,7 +18,7 @@ class ClubForm(forms.ModelForm):
 class PlayerForm(PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["given_name", "family_name", "player_number", "birth_year", "active"]
+        fields = ["given_name", "family_name", "player_number", "birth_year", "gender", "active"]
 
 
 class NewPlayerForm(PlayerForm):

@@ -39,6 +39,7 @@ COLUMNS = {
     ),
     "birth_year": ("geburtsjahr", "jahrgang", "birth_year", "birth year", "year of birth"),
     "active": ("aktiv", "active"),
+    "gender": ("geschlecht", "gender", "sex"),
     "member_from": (
         "mitglied seit",
         "eintritt",
@@ -48,6 +49,12 @@ COLUMNS = {
     ),
 }
 REQUIRED = ("player_number", "given_name", "family_name")
+# The optional column "Geschlecht": the registry's codes (clubs.models.Gender).
+GENDER_WORDS = {
+    "w": "f", "weiblich": "f", "f": "f", "female": "f",
+    "m": "m", "männlich": "m", "maennlich": "m", "male": "m",
+    "d": "d", "divers": "d", "diverse": "d",
+}  # fmt: skip
 MAX_LENGTH = {"player_number": 30, "given_name": 100, "family_name": 100}
 TRUE_WORDS = {"", "1", "ja", "j", "yes", "y", "true", "wahr", "x", "aktiv", "active"}
 FALSE_WORDS = {"0", "nein", "n", "no", "false", "falsch", "inaktiv", "inactive"}
@@ -253,6 +260,17 @@ def read_player_file(filename: str, content: bytes) -> ParsedFile:
                         % {"value": birth_year, "year": this_year},
                     )
                 )
+        raw_gender = values.get("gender", "")
+        values["gender"] = GENDER_WORDS.get(raw_gender.strip().casefold(), "")
+        if raw_gender.strip() and raw_gender.strip().casefold() not in GENDER_WORDS:
+            problems.append(
+                RowProblem(
+                    number,
+                    "gender",
+                    _("Row %(row)d: “%(value)s” is not a gender: w, m or d.")
+                    % {"row": number, "value": raw_gender},
+                )
+            )
         raw_active = values.get("active", "")
         active = raw_active.lower()
         values["active"] = active not in FALSE_WORDS  # blank keeps the default: active
@@ -305,8 +323,9 @@ def plan_import(parsed: ParsedFile, club, user) -> list[ImportRow]:
     }
 
     compared = ["given_name", "family_name", "birth_year"]
-    if "active" in parsed.columns:
-        compared.append("active")
+    for optional in ("active", "gender"):  # a file without the column changes nothing
+        if optional in parsed.columns:
+            compared.append(optional)
     for row in parsed.rows:
         if row.has_errors:
             row.action = "skip"

@@ -322,6 +322,7 @@ def apply_player_import(actor, player_import: PlayerImport) -> ImportOutcome:
             given_name=r.values["given_name"],
             family_name=r.values["family_name"],
             birth_year=r.values["birth_year"],
+            gender=r.values.get("gender", ""),
             active=r.values["active"],
         )
         for r in creates

@@ -16,18 +16,20 @@ def test_player_registry_workbook(club_a, players_a, member_b):
     assert filename.endswith(".xlsx") and "spreadsheetml" in content_type
     ws = read_xlsx(content).active
     header = [c.value for c in ws[1]]
-    assert header == ["Number", "Family name", "Given name", "Birth year", "Club", "Active"]
+    assert header == [
+        "Number", "Family name", "Given name", "Birth year", "Gender", "Club", "Active",
+    ]  # fmt: skip
     rows = [[c.value for c in row] for row in ws.iter_rows(min_row=2)]
     numbers = {r[0] for r in rows[:-1]}
     assert numbers == {p.player.player_number for p in players_a}
     assert member_b.player_number not in numbers
     muller = next(r for r in rows if r[1] == "Müller")
-    assert muller == ["K0001", "Müller", "Jürgen", 1951, "HDK", "yes"]
+    assert muller == ["K0001", "Müller", "Jürgen", 1951, None, "HDK", "yes"]
     birth_year = ws.cell(row=rows.index(muller) + 2, column=4)
     assert birth_year.data_type == "n" and birth_year.number_format == "0"
     assert rows[-1][:2] == ["Total", "8 players"]
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == "A1:F9"
+    assert ws.auto_filter.ref == "A1:G9"
     assert ws.column_dimensions["B"].width >= len("Family name")
 
 

@@ -27,6 +27,7 @@ class PlayerRegistryExporter(Exporter):
             Column("family_name", _("Family name")),
             Column("given_name", _("Given name")),
             Column("birth_year", _("Birth year"), "int", width=11, number_format="0"),
+            Column("gender", _("Gender"), width=10),
             Column("club", _("Club")),
             Column("active", _("Active"), width=8),
         ]
@@ -36,6 +37,7 @@ class PlayerRegistryExporter(Exporter):
                 "family_name": p.family_name,
                 "given_name": p.given_name,
                 "birth_year": p.birth_year,
+                "gender": p.get_gender_display() if p.gender else "",
                 "club": p.current_club_short or "",
                 "active": _("yes") if p.active else _("no"),
             }
