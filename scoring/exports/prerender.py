@@ -12,7 +12,9 @@ and keeps it in the database (``PrerenderedExport``), so every app server can an
 The click (``scoring.exports.views``) serves the stored file only when it was rendered from
 the event's current results version and the same seats still waiting for a confirmed sheet
 (a seating draw changes the "provisional" column without a new version), in the reader's
-language; otherwise it renders as before. A stale file is never served.
+language. While a worker is rendering it from the current results the click waits for that
+file (``STANDINGS_PRERENDER_WAIT`` seconds at most) instead of laying the PDF out a second
+time beside it; otherwise it renders as before. A stale file is never served.
 
 Only events with at least ``STANDINGS_PRERENDER_MIN_PARTICIPANTS`` participants are
 rendered ahead (a club evening's PDF takes well under a second anyway), and only with a
@@ -45,7 +47,9 @@ logger = logging.getLogger(__name__)
 # (exporter, format) rendered ahead: the director's standings PDF.
 PRERENDERED = frozenset({("standings", "pdf")})
 SLUG, FMT = "standings", "pdf"
-DEFAULT_SETTLE_S = 5.0
+DEFAULT_SETTLE_S = 3.0
+DEFAULT_WAIT_S = 10.0
+POLL_S = 0.2
 DEFAULT_LANGUAGES = ("de", "en")
 DEFAULT_MIN_PARTICIPANTS = 100
 TASK_RESULTS_KEPT = timedelta(hours=1)
@@ -103,6 +107,48 @@ def fresh_file(slug: str, event, fmt: str, language: str | None) -> StoredFile |
     return None if row is None else StoredFile(bytes(row[0]), row[1], row[2])
 
 
+def _rendering_since(event_id: int, since) -> bool:
+    """Whether a worker is rendering the event's PDF and started after `since`."""
+    from django_tasks_db.models import DBTaskResult
+
+    running = DBTaskResult.objects.filter(
+        task_path=prerender_standings.module_path,
+        status=TaskResultStatus.RUNNING,
+        args_kwargs__kwargs__event_id=event_id,
+    )
+    if since is not None:
+        running = running.filter(started_at__gte=since)
+    return running.exists()
+
+
+def fresh_file_soon(slug: str, event, fmt: str, language: str | None) -> StoredFile | None:
+    """`fresh_file`, or, while a worker is rendering it from the current results (it started
+    after the last change), that file as soon as it is stored: waiting for the rest of a
+    render is quicker than laying the PDF out a second time beside it (two cores). At most
+    ``STANDINGS_PRERENDER_WAIT`` seconds; None when nothing fresh comes."""
+    stored = fresh_file(slug, event, fmt, language)
+    if stored is not None or (slug, fmt) not in PRERENDERED or settle_seconds() is None:
+        return stored
+    if not isinstance(prerender_standings.get_backend(), _database_backend()):
+        return None
+    state = results_state(event.pk)
+    deadline = time.monotonic() + getattr(settings, "STANDINGS_PRERENDER_WAIT", DEFAULT_WAIT_S)
+    while state is not None and _rendering_since(event.pk, state[1]):
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(POLL_S)
+        stored = fresh_file(slug, event, fmt, language)
+        if stored is not None:
+            return stored
+    return fresh_file(slug, event, fmt, language)
+
+
+def _database_backend():
+    from django_tasks_db.backend import DatabaseBackend
+
+    return DatabaseBackend
+
+
 def finished_job(user, slug: str, event, fmt: str, language: str, stored: StoredFile) -> str:
     """An export job born finished, holding `stored`: the menu's job button answers with it
     at once (its progress bar shows "Ready" and the download at the first poll)."""
@@ -134,12 +180,9 @@ def finished_job(user, slug: str, event, fmt: str, language: str, stored: Stored
 def _postpone_waiting(event_id: int, when: datetime) -> bool:
     """Move the event's render that is still waiting in the database queue to `when`;
     False if none waits (or the backend is not the database's)."""
-    try:
-        from django_tasks_db.backend import DatabaseBackend
-        from django_tasks_db.models import DBTaskResult
-    except ImportError:  # pragma: no cover - the database backend is a requirement
-        return False
-    if not isinstance(prerender_standings.get_backend(), DatabaseBackend):
+    from django_tasks_db.models import DBTaskResult
+
+    if not isinstance(prerender_standings.get_backend(), _database_backend()):
         return False
     moved = DBTaskResult.objects.filter(
         task_path=prerender_standings.module_path,
@@ -203,10 +246,8 @@ def _store(event_id: int, language: str, version: int, key: str, rendered, secon
 
 
 def _remove_old_task_results() -> None:
-    try:
-        from django_tasks_db.models import DBTaskResult
-    except ImportError:  # pragma: no cover
-        return
+    from django_tasks_db.models import DBTaskResult
+
     DBTaskResult.objects.filter(
         task_path=prerender_standings.module_path,
         finished_at__lt=timezone.now() - TASK_RESULTS_KEPT,

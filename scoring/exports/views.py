@@ -52,7 +52,7 @@ def _ready(slug: str, obj, fmt: str) -> prerender.StoredFile | None:
     (the standings PDF; `scoring.exports.prerender`), or None."""
     if (slug, fmt) not in prerender.PRERENDERED:
         return None
-    return prerender.fresh_file(slug, obj, fmt, translation.get_language())
+    return prerender.fresh_file_soon(slug, obj, fmt, translation.get_language())
 
 
 def _base_url(request) -> str:

@@ -48,7 +48,12 @@ PRESETS.update(
             RuleSet(
                 slug="ranking-points",
                 name="German Rummy, ranking points 5 / 8 / 3-2-1",
-                source=f"romme-domain.md profile 3 (DGSRV summaries); cards: {SEED_000}",
+                source=(
+                    "reports of tournaments 'nach den Rommé-Wettkampfregeln' (deaf players' "
+                    "associations of Saxony, Saxony-Anhalt, Thuringia, 2012-2014): 5 a win, "
+                    "at most 8 a hand Rommé, 1 to 3 a loser up to 30 (the 3/2/1 split "
+                    f"assumed); romme-domain.md profile 3; cards: {SEED_000}"
+                ),
                 **_GERMAN,
                 profile="ranking_points",
                 win_points=5,

@@ -229,3 +229,32 @@ def test_a_failing_receiver_never_fails_the_confirmation(club_a, scorer_a, ahead
     _confirmed(club_a, tables[0], random_grid(seed=3), scorer_a, scorer(club_a, "checker"))
     assert tables[0].sheet.status == "confirmed"
     assert _version(series.event_id) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_click_during_the_render_waits_for_its_file(club_a, scorer_a, ahead, monkeypatch):
+    """A worker rendering from the current results: the click takes that file when it is
+    stored, rather than laying the PDF out a second time beside it."""
+    ahead.STANDINGS_PRERENDER_SETTLE = 60  # the render stays queued: we play the worker
+    series, tables = make_series(club_a, tables=2)
+    _confirmed(club_a, tables[0], random_grid(seed=3), scorer_a, scorer(club_a, "checker"))
+    event = Event.objects.select_related("club").get(pk=series.event_id)
+    _waiting_renders().update(status=TaskResultStatus.RUNNING, started_at=timezone.now())
+    version, key = _version(event.pk), prerender.seating_key(event.pk)
+    naps = []
+
+    def worker_stores_while_we_wait(seconds):
+        naps.append(seconds)
+        result = (b"%PDF-1.7 rendered by the worker", "wertung.pdf", "application/pdf")
+        prerender._store(event.pk, "de", version, key, result, 1.0)
+
+    monkeypatch.setattr(prerender.time, "sleep", worker_stores_while_we_wait)
+    stored = prerender.fresh_file_soon("standings", event, "pdf", "de")
+    assert stored.content == b"%PDF-1.7 rendered by the worker" and len(naps) == 1
+    # A render that started before the last change renders older results: no waiting.
+    PrerenderedExport.objects.all().delete()
+    Event.objects.filter(pk=event.pk).update(
+        results_changed_at=timezone.now() + dt.timedelta(seconds=1)
+    )
+    naps.clear()
+    assert prerender.fresh_file_soon("standings", event, "pdf", "de") is None and not naps
