@@ -51,7 +51,8 @@ def number_input(step: str) -> forms.NumberInput:
 
 
 class PrizeLineForm(forms.Form):
-    competition = forms.ChoiceField(label=_("Standing"))
+    # An untouched empty row keeps its first choice: not a change, so it is skipped.
+    competition = forms.ChoiceField(label=_("Standing"), initial="overall")
     place = forms.IntegerField(
         label=_("Place"), widget=forms.NumberInput(attrs={"class": "narrow", "step": "1"})
     )
