@@ -60,10 +60,12 @@ def test_a_plan_is_saved_with_who_and_when_and_its_history(organiser_a, event):
          "Zeile 1 (Gesamtwertung, Platz 1): der Betrag muss zwischen 0 und 100.000 Euro liegen"),
         ([{"competition": "overall", "place": 1, "amount": "5"},
           {"competition": "series", "place": 2}],
-         "Zeile 2 (Jede Serie, Platz 2): Geben Sie einen Betrag, einen Anteil am Topf oder einen Sachpreis an"),
+         "Zeile 2 (Jede Serie, Platz 2): Geben Sie einen Betrag, einen Anteil am Topf oder "
+         "einen Sachpreis an"),
         ([{"competition": "overall", "place": 1, "share": "60"},
           {"competition": "overall", "place": 2, "share": "50"}],
-         "Zeile 2 (Gesamtwertung, Platz 2): die Anteile aller Zeilen zusammen ergeben mehr als 100 Prozent des Topfs"),
+         "Zeile 2 (Gesamtwertung, Platz 2): die Anteile aller Zeilen zusammen ergeben mehr "
+         "als 100 Prozent des Topfs"),
         ([{"competition": "day", "place": 1, "amount": "5"},
           {"competition": "day", "place": 1, "amount": "3"}],
          "Zeile 2 (Jeder Tag, Platz 1): dieser Platz hat in dieser Wertung schon einen Preis"),
@@ -157,7 +159,10 @@ def test_a_bad_line_on_the_page_names_it_and_loses_nothing(client, organiser_a, 
     response = client.post(url, _post(lines), **DE)
     page = response.content.decode()
     assert response.status_code == 200
-    assert "Zeile 2 (Gesamtwertung, Platz 1): dieser Platz hat in dieser Wertung schon einen Preis" in page
+    assert (
+        "Zeile 2 (Gesamtwertung, Platz 1): dieser Platz hat in dieser Wertung schon einen Preis"
+        in page
+    )
     assert page.count('value="1"') >= 2 and 'value="3"' in page
     assert not PrizePlan.objects.filter(event=event).exists()
 
