@@ -6,7 +6,7 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from .models import Club, ClubRole, Membership, Player
+from .models import Club, ClubRole, Gender, Membership, Player
 
 CLUBS = [
     {
@@ -27,6 +27,8 @@ GIVEN = [
     "Jürgen", "Karin", "Lothar", "Monika", "Norbert", "Olga", "Peter", "Renate", "Stefan",
     "Ursula", "Werner", "Zoë", "Günther", "Hannelore", "Klaus",
 ]  # fmt: skip
+WOMEN = {"Anna", "Christa", "Elke", "Gisela", "Ingrid", "Karin", "Monika", "Olga", "Renate",
+         "Ursula", "Zoë", "Hannelore"}  # fmt: skip
 FAMILY = [
     "Müller", "Schmidt", "Schneider", "Fischer", "Weber", "Meyer", "Wagner", "Becker",
     "Schulz", "Hoffmann", "Schäfer", "Koch", "Bauer", "Richter", "Klein", "Wolf",
@@ -61,6 +63,7 @@ def seed_registry() -> dict:
                 "given_name": GIVEN[number % len(GIVEN)],
                 "family_name": FAMILY[(number * 5 + number // len(GIVEN)) % len(FAMILY)],
                 "birth_year": rng.randint(1945, 2004),
+                "gender": Gender.FEMALE if GIVEN[number % len(GIVEN)] in WOMEN else Gender.MALE,
                 "active": number % 13 != 0,
             },
         )

@@ -1,5 +1,6 @@
 """The prize-giving of the demo tournament (`make run`): an entry fee of 15 €, the fees of
-all but two players collected, and a prize plan, so a new user opens a filled prize list.
+all but two players collected, the standard categories and a prize plan, so a new user
+opens a filled prize list.
 
 Connected in `prizes.apps.PrizesConfig.ready` to `scoring.demo.seed.demo_seeded`, which
 `seed_demo` sends: scoring never imports prizes. Written through the services (the demo
@@ -13,7 +14,8 @@ from clubs.models import ClubRole
 from prizes.fees import services as fee_services
 from prizes.models import PrizePlan
 from prizes.plan.services import save_plan
-from tournaments.models import Event
+from tournaments import categories
+from tournaments.models import Category, Event
 
 FEE = Decimal("15")
 LINES = [
@@ -39,6 +41,13 @@ def seed_prizes(sender=None, *, tournament: Event, **kwargs) -> None:
     if role is None:
         return
     director = role.user
+    # Damen, Senioren, Jugend (the demo has no youth: it stays empty, as in many clubs).
+    made = {c.kind: c for c in categories.add_standard_categories(director, tournament)}
+    lines = [*LINES]
+    for kind in (Category.Kind.WOMEN, Category.Kind.SENIORS):
+        if kind in made:
+            lines.append({"competition": "category", "ref": str(made[kind].pk), "place": 1,
+                          "amount": "15"})  # fmt: skip
     fee_services.set_fees(director, tournament, general=FEE)
     people = list(tournament.participants.order_by("pk"))
     for n, participant in enumerate(people[:-2]):
@@ -46,7 +55,7 @@ def seed_prizes(sender=None, *, tournament: Event, **kwargs) -> None:
     save_plan(
         director,
         tournament,
-        lines=LINES,
+        lines=lines,
         one_prize_per_player=True,
         costs=Decimal("30"),
         costs_note="Pokale und Präsentkorb",

@@ -86,6 +86,17 @@ class PrizeLineForm(forms.Form):
 
 
 class BasePrizeLineFormSet(forms.BaseFormSet):
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        # The table's column heads do not label each row's inputs: name them per row.
+        for name, field in form.fields.items():
+            label = _("Remove") if name == "DELETE" else field.label
+            field.widget.attrs["aria-label"] = (
+                str(label)
+                if index is None
+                else _("Line %(line)d: %(label)s") % {"line": index + 1, "label": label}
+            )
+
     def lines(self) -> list[dict]:
         """The lines typed, in order, without the removed and the untouched empty rows."""
         out = []

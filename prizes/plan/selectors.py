@@ -135,8 +135,11 @@ def _ineligible(event: Event) -> set[int]:
 def _entries(rows, ineligible: set[int], group: bool) -> list[Entry]:
     out = []
     for row in rows:
+        name = row.name
         if group:
             people = frozenset(m["participant_id"] for m in row.members)
+            # Whoever takes the envelope: the pair's or team's name with its players.
+            name = f"{row.name} ({' / '.join(m['name'] for m in row.members)})"
         else:
             people = frozenset({row.participant_id})
         eligible = not (people & ineligible) and not getattr(row, "disqualified", False)
@@ -144,7 +147,7 @@ def _entries(rows, ineligible: set[int], group: bool) -> list[Entry]:
             Entry(
                 key=row.key,
                 rank=row.rank,
-                name=row.name,
+                name=name,
                 eligible=eligible,
                 people=people,
                 club=row.club,
