@@ -50,7 +50,7 @@ SLUG, FMT = "standings", "pdf"
 DEFAULT_SETTLE_S = 3.0
 DEFAULT_WAIT_S = 10.0
 POLL_S = 0.2
-DEFAULT_LANGUAGES = ("de", "en")
+DEFAULT_LANGUAGES = ("de",)  # English too: ("de", "en"), a second full render
 DEFAULT_MIN_PARTICIPANTS = 100
 TASK_RESULTS_KEPT = timedelta(hours=1)
 
