@@ -23,8 +23,9 @@ from clubs.permissions import ORGANISER, require_role
 from common.history import delete_with_history, save_with_history
 from common.money import format_euro
 from prizes.fees import selectors
-from prizes.models import EntryFee, EntryPayment
+from prizes.models import EntryFee, EntryPayment, PrizePlan
 from tournaments.models import Category, Event, Participant
+from tournaments.results import bump_results_version
 
 # An entry fee above this is a typo (a missing comma), not a fee.
 MAX_FEE = Decimal("1000.00")
@@ -171,6 +172,7 @@ def set_fees(actor, event: Event, *, general, categories=None) -> FeeChange:
         save_with_history(fee, actor, reason)
         result.changed += 1
     if result.changed:
+        _public_amounts_changed(event)
         after = selectors.fees_due(event)
         payments = EntryPayment.objects.filter(participant__event=event)
         result.messages = _difference_messages(before, after, payments)
@@ -204,4 +206,13 @@ def record_payment(actor, participant: Participant, status: str, note: str = "")
     payment.recorded_by = actor if actor is not None and actor.is_authenticated else None
     payment.recorded_at = timezone.now()
     reason = _("Entry fee: %(status)s") % {"status": EntryPayment.Status(status).label}
-    return save_with_history(payment, actor, reason)
+    payment = save_with_history(payment, actor, reason)
+    _public_amounts_changed(event)
+    return payment
+
+
+def _public_amounts_changed(event: Event) -> None:
+    """The pot moved: where the public prize page shows amounts (a share prize is a share
+    of the pot), its cached copy must go (the public cache keys on the results version)."""
+    if PrizePlan.objects.filter(event=event, public_winners=True, public_amounts=True).exists():
+        bump_results_version(event.pk)

@@ -29,6 +29,7 @@ from scoring.rules.payout import (
     pot,
 )
 from tournaments.models import Event, Series
+from tournaments.results import bump_results_version
 
 # The payout rule's error codes in the reader's language (the rule itself is pure Python).
 LINE_ERRORS = {
@@ -186,4 +187,7 @@ def save_plan(
     plan.updated_by = actor if actor is not None and actor.is_authenticated else None
     plan.updated_at = timezone.now()
     reason = _("Prize plan saved over the pot (confirmed)") if check.exceeds else None
-    return save_with_history(plan, actor, reason)
+    plan = save_with_history(plan, actor, reason)
+    # The public prize page and the public standings' link to it are cached per version.
+    bump_results_version(event.pk)
+    return plan

@@ -27,6 +27,7 @@ from prizes.plan.forms import (
     rules_initial,
 )
 from prizes.plan.tables import PrizeTable, rows_of
+from scoring.standings.public import public_event, public_view
 from tournaments.models import Category, Event
 
 
@@ -137,10 +138,11 @@ def prize_list_page(request, pk):
 
 
 @require_safe
+@public_view("prizes", ("sort",))
 def public_prizes(request, pk):
     """Who won which prize place, for everyone when the director shows it (published series
     only; amounts only when the director turns them on); 404 otherwise."""
-    event = _event(pk)
+    event = public_event(request, pk)
     plan = selectors.plan_of(event)
     if plan is None or not plan.public_winners or not plan.prizes:
         raise Http404

@@ -145,20 +145,32 @@ def test_the_pdf_says_provisional(club_a, organiser_a):
     assert "VORLÄUFIG" in " ".join(page_texts(pdf))
 
 
+def _resave(actor, plan, **changes):
+    """The plan saved again through the service (which clears the public cache)."""
+    fields = {
+        "lines": plan.prizes, "one_prize_per_player": plan.one_prize_per_player,
+        "precedence": plan.precedence, "costs": plan.costs, "costs_note": plan.costs_note,
+        "public_winners": plan.public_winners, "public_amounts": plan.public_amounts,
+    }  # fmt: skip
+    services.save_plan(actor, plan.event, confirmed=True, **{**fields, **changes})
+
+
 def test_the_public_page_with_and_without_amounts(client, cup, organiser_a):
     event, _people = cup
     url = reverse("prizes:public_prizes", args=[event.pk])
     page = client.get(url, **DE).content.decode()
     assert "Preisträger" in page and "P 2" in page and "Präsentkorb" in page
     assert "37,50" not in page and "Betrag" not in page
-    plan = event.prize_plan
-    plan.public_amounts = True
-    plan.save()
+    assert client.get(url, **DE).content.decode() == page  # the cached copy, same page
+    _resave(organiser_a, event.prize_plan, public_amounts=True)
     page = client.get(url, **DE).content.decode()
     assert "37,50\xa0€" in page
-    plan.public_winners = False
-    plan.save()
+    # The public standings link to the winners while they are shown, and not after.
+    standings = reverse("standings:public", args=[event.pk])
+    assert url in client.get(standings, **DE).content.decode()
+    _resave(organiser_a, event.prize_plan, public_winners=False)
     assert client.get(url, **DE).status_code == 404
+    assert url not in client.get(standings, **DE).content.decode()
 
 
 def test_the_public_page_counts_published_series_only(client, club_a, organiser_a):
