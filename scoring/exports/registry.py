@@ -1,7 +1,7 @@
 """The exporter registry: one table definition per export, offered as XLSX, PDF and print page.
 
 An exporter is a class with a `slug`, a `name`, a `scope` (the kind of object it exports:
-"club", "event" or "series"), a minimum role and a `tables(obj)` method returning the
+"club", "event", "series" or "category"), a minimum role and a `tables(obj)` method returning the
 `ExportTable`s that the workbook, the PDF and the print page all render. Register it with
 `@register`; see docs/exports.md.
 """
@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.permissions import VIEWER
 from scoring.exports.tables import FORMATS, ExportTable, Progress
 
-SCOPE_NAMES = ("club", "event", "series")
+SCOPE_NAMES = ("club", "event", "series", "category")
 
 
 class Exporter:
@@ -120,12 +120,14 @@ class Scope:
 
     def queryset(self):
         from clubs.models import Club
-        from tournaments.models import Event, Series
+        from tournaments.models import Category, Event, Series
 
         if self.name == "club":
             return Club.objects.all()
         if self.name == "event":
             return Event.objects.select_related("club")
+        if self.name == "category":
+            return Category.objects.select_related("event__club")
         return Series.objects.select_related("event__club")
 
     def club_of(self, obj):
@@ -133,13 +135,14 @@ class Scope:
             return obj
         if self.name == "event":
             return obj.club
-        return obj.event.club
+        return obj.event.club  # a series' or a category's event
 
 
 SCOPES = {
     "club": Scope("club", _("club")),
     "event": Scope("event", _("event")),
     "series": Scope("series", _("series")),
+    "category": Scope("category", _("category")),
 }
 
 

@@ -6,7 +6,7 @@ from . import views
 
 
 class ScopeConverter:
-    regex = "club|event|series"
+    regex = "club|event|series|category"
 
     def to_python(self, value):
         return value

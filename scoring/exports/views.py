@@ -105,14 +105,13 @@ def menu(request, scope, pk):
                 }
             )
         entries.append({"exporter": exporter, "formats": formats})
-    series = []
+    series, categories = [], []
     if scope == "event":
         series = list(obj.series.order_by("number"))
-    return render(
-        request,
-        "exports/menu.html",
-        {"obj": obj, "scope": scope, "club": club, "entries": entries, "series_list": series},
-    )
+        categories = list(obj.categories.order_by("order", "name"))
+    context = {"obj": obj, "scope": scope, "club": club, "entries": entries}
+    context.update({"series_list": series, "category_list": categories})
+    return render(request, "exports/menu.html", context)
 
 
 @login_required

@@ -121,6 +121,7 @@ def category_links(categories, cut, link, *, print_url: str = "", wall_url: str 
         tabs.append(
             {
                 "label": category.name,
+                "category_id": category.id,
                 "url": link(category.id),
                 "active": category.id == active,
                 "print_url": print_url,

@@ -121,6 +121,8 @@ SCOPE_PRINTS = {
     labels.SERIES: ("series-standings", "series-standings-wall"),
     labels.DAY: ("day-standings", "day-standings-wall"),
 }
+# Beside a category tab of the overall standing: that category's own A4 print and A3 list.
+CATEGORY_PRINTS = ("category-standing", "category-standing-wall")
 
 
 def _add_prints(scopes: list[dict], standing: selectors.EventStanding) -> None:
@@ -236,11 +238,12 @@ def event_standings(request, pk):
     # exporters' permission, the scorer role; tests/exports/test_scope_prints.py).
     if insider:
         _add_prints(context["scopes"], standing)
-        for tab in context["category_tabs"][1:]:
-            tab["print_url"], tab["wall_url"] = (
-                reverse("exports:export", args=["event", event.pk, slug, "pdf"])
-                for slug in ("category-standings", "category-standings-wall")
-            )
+        if standing.scope == labels.OVERALL:  # a category's prize standing is the overall one
+            for tab in context["category_tabs"][1:]:
+                tab["print_url"], tab["wall_url"] = (
+                    reverse("exports:export", args=["category", tab["category_id"], slug, "pdf"])
+                    for slug in CATEGORY_PRINTS
+                )
     context.update(
         {
             "director": director,

@@ -15,11 +15,14 @@ ENGLISH = ("Standings", "Seating list", "Score sheets", "Season ranking", "Playe
 
 @pytest.fixture
 def objects(club_a, series_a):
-    return {"club": club_a, "event": series_a.event, "series": series_a}
+    from tournaments.models import Category
+
+    category = Category.objects.create(event=series_a.event, kind="women", name="Damen")
+    return {"club": club_a, "event": series_a.event, "series": series_a, "category": category}
 
 
 def _pdf_exporters():
-    for scope in ("club", "event", "series"):
+    for scope in ("club", "event", "series", "category"):
         exporters_for(scope)
     return sorted(
         (e for e in EXPORTERS.values() if "pdf" in e.formats), key=lambda exporter: exporter.slug

@@ -55,7 +55,7 @@ def secret_grid(start):
 def world(club_a, club_b, organiser_a, scorer_a, settings):
     from clubs.models import ClubRole, PlayerImport
     from prizes.models import PrizePlan
-    from tournaments.models import Group, GroupMember, Season
+    from tournaments.models import Category, CategoryChoice, Group, GroupMember, Season
 
     settings.TASKS = IMMEDIATE_TASKS
     season = Season.objects.create(
@@ -79,6 +79,10 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
     PrizePlan.objects.create(
         event=event, prizes=[{"competition": "overall", "place": 1, "item": "Pokal"}]
     )
+    # A category of the event (its own prints: the category scope of the exports).
+    category = Category.objects.create(event=event, kind="custom", name="Vereinswertung")
+    for p in people[:3]:
+        CategoryChoice.objects.create(category=category, participant=p, included=True)
     pair = Group.objects.create(event=event, kind="pair", name="Paar Eins")
     for p in people[:2]:
         GroupMember.objects.create(group=pair, participant=p, kind="pair")
@@ -107,6 +111,7 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
         "participant": people[0].pk,
         "group": pair.pk,
         "series": series.pk,
+        "category": category.pk,
         "season": season.pk,
         "job": job_id,
         "ruleset_change": change.pk,

@@ -157,7 +157,9 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
     }  # fmt: skip
     if name in simple:
         return [simple[name]]
-    objects = {"club": i["club"], "event": i["event"], "series": i["series"]}
+    objects = {
+        "club": i["club"], "event": i["event"], "series": i["series"], "category": i["category"]
+    }  # fmt: skip
     if name == "exports:menu":
         return [{"scope": s, "pk": pk} for s, pk in objects.items()]
     if name in ("exports:export", "exports:job_start"):
