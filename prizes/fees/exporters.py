@@ -17,11 +17,12 @@ from scoring.exports.tables import Column, ExportTable
 EURO_FORMAT = '#,##0.00 "€"'
 
 
-def _who_when(row) -> str:
+def _when(row) -> str:
     if row.recorded_at is None:
         return ""
-    when = formats.date_format(timezone.localtime(row.recorded_at), "SHORT_DATETIME_FORMAT")
-    return f"{row.recorded_by or '–'}, {when}"
+    # Day and time: an event's payments fall within its few days ("25.11. 20:00").
+    when = formats.date_format(timezone.localtime(row.recorded_at), _("d.m. H:i"))
+    return when.replace(" ", "\N{NO-BREAK SPACE}")  # one line in the narrow column
 
 
 def _status(row) -> str:
@@ -53,11 +54,13 @@ class EntryFeeExporter(Exporter):
         rows = selectors.payment_rows(event)
         summary = selectors.summarise(rows)
         columns = [
-            Column("name", _("Name"), width=28),
-            Column("club", _("Club"), width=10),
-            Column("amount", _("Amount (€)"), "decimal", width=11, number_format=EURO_FORMAT),
-            Column("status", _("Status"), width=24),
-            Column("who", _("Who / when"), width=26),
+            # Who and when apart: each fits its column, one line per participant.
+            Column("name", _("Name"), width=24),
+            Column("club", _("Club"), width=11),
+            Column("amount", _("Amount (€)"), "decimal", width=10, number_format=EURO_FORMAT),
+            Column("status", _("Status"), width=22),
+            Column("who", _("Who"), width=12),
+            Column("when", _("When"), width=12),
         ]
         out = [
             {
@@ -66,7 +69,8 @@ class EntryFeeExporter(Exporter):
                 # What was taken (or waived); for the open ones what they owe now.
                 "amount": row.due if row.status == EntryPayment.Status.OPEN else row.amount,
                 "status": _status(row),
-                "who": _who_when(row),
+                "who": str(row.recorded_by or "") if row.recorded_at else "",
+                "when": _when(row),
             }
             for row in rows
         ]

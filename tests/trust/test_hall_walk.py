@@ -22,6 +22,7 @@ FOR_PHONES = {
     "standings:display",
     "standings:api",
     "standings:version",
+    "prizes:public_prizes",  # who won which prize, when the director shows it: a public page
 }
 REFUSAL = "opens on the tournament director's laptop only"
 
