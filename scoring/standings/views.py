@@ -121,18 +121,27 @@ SCOPE_PRINTS = {
     labels.SERIES: ("series-standings", "series-standings-wall"),
     labels.DAY: ("day-standings", "day-standings-wall"),
 }
+OVERALL_PRINTS = ("standings", "standings-wall")
 # Beside a category tab of the overall standing: that category's own A4 print and A3 list.
 CATEGORY_PRINTS = ("category-standing", "category-standing-wall")
 
 
 def _add_prints(scopes: list[dict], standing: selectors.EventStanding) -> None:
-    """Give each series and day tab the URLs of its A4 print and A3 wall list."""
+    """Give the overall tab and each series and day tab the URLs of its A4 print and A3
+    wall list."""
     first_of_day = {}
     for s in standing.series:
         if s["kind"] == Series.Kind.REGULAR:
             first_of_day.setdefault(s["day"], s["id"])
     for scope in scopes:
         kind, number = scope["key"]
+        if kind == labels.OVERALL:
+            # The overall tables (individual, pairs, teams) and the overall wall list.
+            scope["print_url"], scope["wall_url"] = (
+                reverse("exports:export", args=["event", standing.event.pk, slug, "pdf"])
+                for slug in OVERALL_PRINTS
+            )
+            continue
         if kind not in SCOPE_PRINTS:
             continue
         series_id = scope["series_id"] if kind == labels.SERIES else first_of_day[number]

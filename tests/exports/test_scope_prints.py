@@ -200,7 +200,9 @@ def test_standings_page_prints_each_series_and_day_in_one_click(client, scorer_a
     html = page.content.decode()
     assert "Drucken (PDF)" in html and "A3" in html
     ids = {s.number: s.pk for s in two_days.series.all()}
-    expected = []
+    # The overall tab: the standings PDF (individual, pairs, teams) and the overall wall list.
+    expected = [f"/exports/event/{two_days.pk}/standings.pdf",
+                f"/exports/event/{two_days.pk}/standings-wall.pdf"]  # fmt: skip
     for first in (ids[1], ids[3]):  # each day by its first series
         expected += [f"/exports/series/{first}/day-standings.pdf",
                      f"/exports/series/{first}/day-standings-wall.pdf"]  # fmt: skip
