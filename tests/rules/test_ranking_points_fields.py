@@ -14,7 +14,12 @@ def test_every_hand_of_a_field_keeps_the_preset_limits():
         assert len(field.totals) == field.players
         assert list(field.totals) == sorted(field.totals, reverse=True)
         # Nobody can score more than a hand Rommé in every hand, nor less than nothing.
-        assert 0 <= field.totals[-1] <= field.totals[0] <= 8 * ranking_points.SERIES * ranking_points.HANDS
+        assert (
+            0
+            <= field.totals[-1]
+            <= field.totals[0]
+            <= 8 * ranking_points.SERIES * ranking_points.HANDS
+        )
         # Every player loses some hands: the losers' results counted are the field's hands
         # times the losers at each table.
         tables = ranking_points.table_sizes(field.players)
