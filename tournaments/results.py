@@ -29,6 +29,12 @@ logger = logging.getLogger(__name__)
 # of exports.
 results_changed = Signal()
 
+# Sent inside the write's transaction, before the version moves (keywords ``event_id`` and
+# ``names_only``: True when only a player's or club's name changed). ``live`` records the
+# change in its outbox here, in the same transaction, and refuses a write to an event that a
+# laptop owns (a receiver's exception rolls the write back; names are never refused).
+results_bumping = Signal()
+
 
 def _announce(event_id: int) -> None:
     # Robust: a receiver's failure is logged and never turns a committed write into an error.
@@ -42,6 +48,7 @@ def bump_results_version(event_id: int) -> None:
     the transaction has committed, ``results_changed`` is sent."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("bump_results_version belongs inside the write's transaction")
+    results_bumping.send(sender=Event, event_id=event_id, names_only=False)
     Event.objects.filter(pk=event_id).update(
         results_version=F("results_version") + 1, results_changed_at=timezone.now()
     )
@@ -55,7 +62,14 @@ def bump_for_names(sender, *, player_ids=(), club_ids=(), **_kwargs) -> None:
     events = Event.objects.filter(shown | Q(club_id__in=club_ids)).distinct()
     now = timezone.now()
     with transaction.atomic():  # the sender's transaction, or its own in a shell
-        Event.objects.filter(pk__in=events.values("pk")).update(
+        ids = list(events.values_list("pk", flat=True))
+        for event_id in ids:
+            for receiver, outcome in results_bumping.send_robust(
+                sender=Event, event_id=event_id, names_only=True
+            ):
+                if isinstance(outcome, Exception):
+                    logger.error("results_bumping receiver %r failed", receiver, exc_info=outcome)
+        Event.objects.filter(pk__in=ids).update(
             results_version=F("results_version") + 1, results_changed_at=now
         )
 
