@@ -26,5 +26,6 @@ urlpatterns = [
     path("exports/", include("scoring.exports.urls")),
     path("archive/", include("scoring.archive.urls")),
     path("", include("prizes.urls")),
+    path("", include("live.urls")),
     path("", include("hall.urls")),
 ]

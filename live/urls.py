@@ -1,0 +1,2 @@
+urlpatterns: list = []
+app_name = "live"
