@@ -46,14 +46,23 @@ def _club_dict(club: Club) -> dict:
     return _dump_fields(club, Club)
 
 
-def export_event(event: Event) -> dict:
-    """The archive of ``event`` as plain data (``json.dumps`` it; see :func:`dumps`)."""
+def export_event(event: Event, *, refs: str = "position") -> dict:
+    """The archive of ``event`` as plain data (``json.dumps`` it; see :func:`dumps`).
+
+    ``refs``: how participants are numbered: ``"position"`` 1, 2, … in id order (the
+    archive file); ``"id"`` their ids here, the same from one dump to the next (the parts
+    live results send, ``live.parts``). Both keep the id order the import relies on."""
+    if refs not in ("position", "id"):
+        raise ValueError(f"refs must be 'position' or 'id', not {refs!r}")
     event = Event.objects.select_related("club", "season").get(pk=event.pk)
     User = user_model()
     participants = list(
         Participant.objects.filter(event=event).select_related("player", "club").order_by("pk")
     )
-    ref_of = {p.pk: ref for ref, p in enumerate(participants, start=1)}
+    if refs == "id":
+        ref_of = {p.pk: p.pk for p in participants}
+    else:
+        ref_of = {p.pk: ref for ref, p in enumerate(participants, start=1)}
     series_list = list(Series.objects.filter(event=event).order_by("number"))
     tables = list(Table.objects.filter(series__event=event).order_by("series__number", "number"))
     seats = defaultdict(list)

@@ -1,0 +1,101 @@
+"""An event as the parts live results send (`live.protocol`), and back.
+
+`event_parts` cuts the event archive (`scoring.archive.dump.export_event`, participants
+referred to by their id here, so a participant keeps its ref from one dump to the next) into
+parts: "event", "roster", "series:<n>" (tables and seats without the sheets),
+"sheet:<n>:<t>" (a table's sheet; a table without one has no part) and "section:<name>".
+`assemble` puts parts back together into an archive document the archive import reads (the
+server creates and rebuilds its copy with it). `fingerprint` tells the laptop which parts
+changed since the server acknowledged them.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from typing import Any
+
+from django.utils import timezone
+
+from live import protocol
+from scoring.archive.dump import export_event
+from scoring.archive.validate import FORMAT, VERSION
+
+ROSTER_KEYS = ("clubs", "players", "participants", "groups")
+# Top-level keys of the archive that are the document's envelope, not a part.
+ENVELOPE = ("format", "version", "exported_at", "exported_from")
+
+
+def cut(data: dict) -> dict[str, Any]:
+    """The parts of an archive document (not changed; the parts are copies)."""
+    data = copy.deepcopy(data)
+    parts: dict[str, Any] = {
+        protocol.EVENT: data["event"],
+        protocol.ROSTER: {key: data.get(key, []) for key in ROSTER_KEYS},
+    }
+    for series in data.get("series", []):
+        number = series["number"]
+        for table in series.get("tables", []):
+            sheet = table.pop("sheet", None)
+            if sheet is not None:
+                parts[protocol.sheet_key(number, table["number"])] = sheet
+        parts[protocol.series_key(number)] = series
+    core = {*ENVELOPE, "event", "series", *ROSTER_KEYS}
+    for name, value in data.items():
+        if name not in core:
+            parts[protocol.section_key(name)] = value
+    return parts
+
+
+def event_parts(event) -> dict[str, Any]:
+    """The event's parts as they are now (participants by their ids here)."""
+    return cut(export_event(event, refs="id"))
+
+
+def fingerprint(data: Any) -> str:
+    """SHA-256 of the canonical JSON of a part's data (keys sorted, no spaces)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def fingerprints(parts: dict[str, Any]) -> dict[str, str]:
+    return {key: fingerprint(data) for key, data in parts.items()}
+
+
+def assemble(parts: dict[str, Any], *, exported_from: str = "") -> dict:
+    """An archive document from parts: the inverse of `cut` (but for the envelope).
+
+    Raises ValueError for a key that is not a part key, KeyError when "event" or "roster"
+    is missing. A sheet whose series is missing is left out (the series brings its tables).
+    """
+    series_of: dict[int, dict] = {}
+    sheets: dict[tuple[int, int], Any] = {}
+    sections: dict[str, Any] = {}
+    for key, data in parts.items():
+        kind, args = protocol.parse_key(key)
+        if kind == protocol.SERIES:
+            series_of[args[0]] = data
+        elif kind == protocol.SHEET:
+            sheets[args] = data
+        elif kind == protocol.SECTION:
+            sections[args[0]] = data
+    roster = parts[protocol.ROSTER]
+    series_out = []
+    for number in sorted(series_of):
+        series = copy.deepcopy(series_of[number])
+        series["tables"] = [
+            {**table, "sheet": copy.deepcopy(sheets.get((number, table.get("number"))))}
+            for table in series.get("tables", [])
+        ]
+        series_out.append(series)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "exported_from": exported_from or "Rommé Ledger (live)",
+        "event": copy.deepcopy(parts[protocol.EVENT]),
+        **{key: copy.deepcopy(roster.get(key, [])) for key in ROSTER_KEYS},
+        "series": series_out,
+        **copy.deepcopy(sections),
+    }
