@@ -12,16 +12,13 @@ from the stored seed come out the same after an import).
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.db import models, transaction
-from django.utils import formats, timezone, translation
+from django.db import transaction
+from django.utils import formats, translation
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
@@ -30,7 +27,9 @@ from clubs.models import Club, Player
 from common import limits
 from scoring.archive import sections
 from scoring.archive.fields import is_user_fk, model_fields, remap, user_model
-from scoring.archive.validate import ArchiveError, json_path, json_reason, shorten, validate
+from scoring.archive.rows import Loader as _Loader
+from scoring.archive.rows import create_versions
+from scoring.archive.validate import ArchiveError, json_reason, validate
 from scoring.models import Sheet, SheetVersion
 from scoring.sheets.storage import store_hands
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
@@ -42,66 +41,6 @@ class ImportResult:
     event: Event
     warnings: list[str] = field(default_factory=list)
     created: dict[str, int] = field(default_factory=dict)
-
-
-# ----- paths ---------------------------------------------------------------------------------
-
-
-class _Loader:
-    """Sets model fields from archive objects, collecting the fields this installation
-    does not know (one warning per model and field)."""
-
-    def __init__(self, users: dict[str, Any], actor=None):
-        self.users = users
-        self.actor = actor
-        self.unknown: dict[str, set[str]] = defaultdict(set)
-
-    def fill(self, obj, data: dict, path: list, *, skip=(), extra=()) -> Any:
-        model = type(obj)
-        known = {f.name: f for f in model_fields(model, skip)}
-        for key, value in data.items():
-            if key in skip or key in extra:
-                continue
-            f = known.get(key)
-            if f is None:
-                self.unknown[model._meta.model_name].add(key)
-                continue
-            if is_user_fk(f):
-                setattr(obj, f.attname, None if value is None else self.users[value].pk)
-                continue
-            try:
-                python = f.to_python(value)
-                if python is None and not f.null:
-                    raise ValidationError(_("may not be null"))
-                if not f.blank and python in f.empty_values and not isinstance(python, bool):
-                    raise ValidationError(_("may not be empty"))
-                if f.choices and python not in {c[0] for c in f.flatchoices} and python != "":
-                    raise ValidationError(
-                        _("%(value)s is not one of the choices") % {"value": repr(python)}
-                    )
-                if python not in f.empty_values:
-                    for validator in f.validators:
-                        validator(python)
-            except (ValidationError, TypeError, ValueError) as err:
-                text = "; ".join(err.messages) if isinstance(err, ValidationError) else str(err)
-                raise ArchiveError(json_path([*path, key]), shorten(text)) from err
-            if (
-                settings.USE_TZ
-                and isinstance(f, models.DateTimeField)
-                and python
-                and timezone.is_naive(python)
-            ):
-                python = timezone.make_aware(python, dt.UTC)
-            setattr(obj, f.attname, python)
-        return obj
-
-    def warnings(self) -> list[str]:
-        return [
-            _("%(model)s: field %(field)s is not known here and was ignored")
-            % {"model": model, "field": repr(name)}
-            for model, names in sorted(self.unknown.items())
-            for name in sorted(names)
-        ]
 
 
 # ----- export ------------------------------------------------------------------------------
@@ -394,19 +333,13 @@ def _rebuild(data, *, rename: str | None, actor, plans) -> ImportResult:
         sheet_rows.append((table, t, plans[(si, ti)], path))
     sheet_objs = Sheet.objects.bulk_create(sheet_objs)
 
-    version_objs, stamps = [], []
-    for sheet, (_table, t, _plan, path) in zip(sheet_objs, sheet_rows, strict=True):
-        for k, v in enumerate(t["sheet"]["versions"]):
-            version = loader.fill(
-                SheetVersion(sheet=sheet), v, [*path, "versions", k], skip=("sheet",)
-            )
-            stamps.append(version.created_at)
-            version_objs.append(version)
-    version_objs = SheetVersion.objects.bulk_create(version_objs)
-    # auto_now_add stamped "now" on insert; the audit trail keeps the original times.
-    for version, stamp in zip(version_objs, stamps, strict=True):
-        version.created_at = stamp
-    SheetVersion.objects.bulk_update(version_objs, ["created_at"], batch_size=500)
+    version_objs = create_versions(
+        loader,
+        (
+            (sheet, enumerate(t["sheet"]["versions"]), path)
+            for sheet, (_table, t, _plan, path) in zip(sheet_objs, sheet_rows, strict=True)
+        ),
+    )
 
     # Derived rows: the hands of each sheet's current content, scored by this installation.
     seats_by_table = defaultdict(list)
