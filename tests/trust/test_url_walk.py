@@ -68,6 +68,13 @@ ANY_ORGANISER = {
     "archive:import": "the import page of the event archive: the file's club decides",
 }
 
+# The live endpoint for laptops (issue 28): a live token in the Authorization header decides
+# (its club, its event: tests/live/test_tokens_api.py); without one, 401 or 405, nothing stored.
+LIVE_TOKEN = {
+    "live:batches": "a laptop's batch of changes: its token's own event only",
+    "live:status": "how far the server holds a laptop's event: its token's own event only",
+}
+
 # Not pages of the app.
 SKIPPED = {"admin": "Django's admin has its own staff login"}
 
@@ -151,6 +158,9 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "prizes:fees": {"pk": i["event"]}, "prizes:payment_set": {"pk": i["participant"]},
         "hall:setup": {}, "hall:settings": {}, "hall:backups": {}, "hall:guide": {},
         "hall:backup_restore": {},
+        "live:batches": {}, "live:status": {}, "live:club_tokens": {"pk": i["club"]},
+        "live:token_revoke": {"pk": 1}, "live:take_over": {"pk": i["event"]},
+        "live:publish": {"pk": i["event"]},
         "archive:import_job": {"import_id": i["archive_import"]},
         "archive:import_status": {"import_id": i["archive_import"]},
         **{name: {"token": NO_TABLE_TOKEN} for name in TOKEN},
@@ -180,7 +190,7 @@ def _urls(ids):
         seen.add(name)
         for kwargs in _kwargs(name, ids):
             yield name, reverse(name, kwargs=kwargs)
-    for name in [*PUBLIC, *REGISTRY, *TOKEN, *ANY_ORGANISER]:
+    for name in [*PUBLIC, *REGISTRY, *TOKEN, *ANY_ORGANISER, *LIVE_TOKEN]:
         assert name in seen, f"{name} is listed but not in the URLconf"
 
 
@@ -217,6 +227,12 @@ def test_every_url_refuses_a_user_of_another_club(client, club_b, world):
             assert response.status_code in (200, 302, 405), (name, url, response.status_code)
             _assert_no_secret(response, world["secrets"], url)
             continue
+        if name in LIVE_TOKEN:
+            before = _snapshot()
+            for answer in (response, client.post(url, {})):
+                assert answer.status_code in (401, 405), (name, url, answer.status_code)
+            assert _snapshot() == before, (name, url, "POST changed data")
+            continue
         if name in ANY_ORGANISER:
             assert response.status_code == 200, (name, url, response.status_code)
             before = _snapshot()
@@ -247,6 +263,9 @@ def test_every_url_refuses_anonymous_users(client, world):
             continue
         for method in ("get", "post"):
             response = getattr(client, method)(url)
+            if name in LIVE_TOKEN:
+                assert response.status_code in (401, 405), (name, url, method)
+                continue
             refused = response.status_code in REFUSED or (
                 response.status_code == 302 and response["Location"].startswith(login)
             )
