@@ -1,0 +1,419 @@
+"""The laptop's sender (docs/live.md): brings the server up to the event as it is now.
+
+`push(event)` runs in the task worker (`push_live`, woken after every change's commit and
+again with backoff after a failure; never in a director's request): it dumps the event's
+parts (`live.parts`), sends the ones whose fingerprint differs from what the server
+acknowledged and the keys that no longer exist, in batches of at most ``BATCH_BYTES`` (all
+but the last ``final: false``), answering changes ``acked_seq + 1`` … the last change at
+dump time. A network error, a timeout, 5xx or 429 is retried 2, 4, 8 … 60 s later (with
+jitter, at least the server's ``retry_after``), forever; a refusal that waiting does not
+cure (the token, the event taken over) is kept in ``LiveLink.refused`` for the director and
+stops the sending. Nothing here ever raises into a caller for a network problem.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import random
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django_tasks import TaskResultStatus, task
+
+from live import outbox, protocol
+from live.models import Installation, LiveChange, LiveLink
+from live.parts import event_parts, fingerprints
+
+BATCH_BYTES = 2 * 1024 * 1024
+TIMEOUT_S = 20.0
+BACKOFF_MAX_S = 60.0
+TASK_RESULTS_KEPT = timedelta(hours=1)
+# Kinds of parts in the order a server can apply them: the event and its people first,
+# then the series with their tables, then the sheets at those tables.
+_RANK = {protocol.EVENT: 0, protocol.ROSTER: 1, protocol.SERIES: 2, protocol.SHEET: 3}
+
+
+@dataclass
+class PushResult:
+    """What one push did. state: "done" (the server holds everything), "nothing" (it
+    already did), "retry" (try again in ``retry_in`` s), "refused" (waiting does not help)
+    or "off" (no enabled link)."""
+
+    state: str
+    last_seq: int = 0
+    sent: int = 0  # parts sent
+    removed: int = 0  # keys sent as removed
+    batches: int = 0
+    retry_in: float | None = None
+    message: str = ""
+    more: bool = False  # changes came in while sending: push again at once
+    keys: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.state in ("done", "nothing")
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+# ----- transport ---------------------------------------------------------------------------
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # the token never follows a redirect
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
+
+
+def _request(method: str, url: str, token: str, payload, timeout: float) -> tuple[int, dict]:
+    body = None if payload is None else json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    request = urllib.request.Request(url, data=body, method=method)
+    request.add_header("Authorization", f"Bearer {token}")
+    request.add_header("Accept", "application/json")
+    if body is not None:
+        request.add_header("Content-Type", "application/json; charset=utf-8")
+    try:
+        with _opener.open(request, timeout=timeout) as response:
+            status, raw = response.status, response.read(1024 * 1024)
+    except urllib.error.HTTPError as error:
+        status, raw = error.code, error.read(1024 * 1024)
+    try:
+        answer = json.loads(raw.decode("utf-8")) if raw else {}
+    except (UnicodeDecodeError, ValueError):
+        answer = {}
+    return status, answer if isinstance(answer, dict) else {}
+
+
+def post_json(url: str, token: str, payload: dict, timeout: float) -> tuple[int, dict]:
+    """POST a batch; (HTTP status, JSON answer or {}). Network errors raise OSError."""
+    return _request("POST", url, token, payload, timeout)
+
+
+def get_json(url: str, token: str, timeout: float) -> tuple[int, dict]:
+    """GET (the status of the event on the server); as `post_json`."""
+    return _request("GET", url, token, None, timeout)
+
+
+def url_problem(url: str) -> str | None:
+    """Why the laptop will not send to ``url`` (German), or None: HTTPS, or plain HTTP to
+    this machine only (localhost, 127.0.0.0/8, ::1)."""
+    try:
+        parts = urllib.parse.urlsplit((url or "").strip())
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 - a bad port raises ValueError
+    except ValueError:
+        return _("The server address is not a valid web address.")
+    if parts.scheme not in ("https", "http") or not host:
+        return _("The server address must begin with https://.")
+    if parts.username or parts.password or parts.query or parts.fragment:
+        return _("The server address must not contain a user name, a query or a fragment.")
+    if parts.scheme == "http" and not _is_local(host):
+        return _(
+            "Plain http:// only to this computer (localhost); every other server must be "
+            "reached with https://."
+        )
+    return None
+
+
+def _is_local(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def endpoint(link: LiveLink, path: str) -> str:
+    return link.server_url.strip().rstrip("/") + path
+
+
+def status_url(link: LiveLink, origin: str) -> str:
+    query = urllib.parse.urlencode({"origin": origin, "event": link.event_id})
+    return endpoint(link, protocol.STATUS_PATH) + "?" + query
+
+
+def origin_key() -> str:
+    installation = Installation.objects.order_by("pk").first()
+    if installation is None:
+        installation, _created = Installation.objects.get_or_create(pk=1)
+    return installation.key
+
+
+# ----- the push ------------------------------------------------------------------------------
+
+
+def _rank(key: str) -> tuple:
+    kind, args = protocol.parse_key(key)
+    return (_RANK.get(kind, 4), args)
+
+
+def split_batches(parts: dict, keys: list[str], limit: int = BATCH_BYTES) -> list[list[str]]:
+    """``keys`` (in the order to apply) in groups of at most ``limit`` bytes of JSON; a part
+    larger than that travels alone. Always at least one group (maybe empty)."""
+    batches: list[list[str]] = [[]]
+    size = 0
+    for key in keys:
+        part_size = len(json.dumps(parts[key], ensure_ascii=False).encode("utf-8")) + len(key)
+        if batches[-1] and size + part_size > limit:
+            batches.append([])
+            size = 0
+        batches[-1].append(key)
+        size += part_size
+    return batches
+
+
+def _clean(text, limit: int = 300) -> str:
+    text = "".join(ch if ch.isprintable() else " " for ch in str(text or ""))
+    return text.strip()[:limit]
+
+
+def backoff_seconds(failures: int, retry_after=None) -> float:
+    """2, 4, 8 … 60 s after the 1st, 2nd, 3rd … failure in a row, ±20 % (never two laptops
+    in step), and at least what the server asked for."""
+    base = min(BACKOFF_MAX_S, 2.0 ** max(1, failures))
+    delay = base * random.uniform(0.8, 1.2)
+    try:
+        asked = float(retry_after) if retry_after is not None else 0.0
+    except (TypeError, ValueError):
+        asked = 0.0
+    return round(min(max(delay, min(asked, 3600.0)), 3600.0), 2)
+
+
+def _failed(link: LiveLink, message: str, now: datetime, retry_after=None) -> PushResult:
+    failures = link.failures + 1
+    LiveLink.objects.filter(pk=link.pk).update(
+        failures=failures,
+        failing_since=link.failing_since or now,
+        last_error=_clean(message),
+    )
+    return PushResult(
+        "retry",
+        last_seq=link.acked_seq,
+        retry_in=backoff_seconds(failures, retry_after),
+        message=_clean(message),
+    )
+
+
+def _refused(link: LiveLink, answer: dict, status: int) -> PushResult:
+    text = _clean(answer.get("error")) or _("The server refused the token (HTTP %(status)s).") % {
+        "status": status
+    }
+    link.refused = text
+    link.save(update_fields=["refused"])  # with history: the director's log shows it
+    return PushResult("refused", last_seq=link.acked_seq, message=text)
+
+
+def _allocate_change(event_id: int) -> int | None:
+    with transaction.atomic():
+        return outbox.add_change(event_id, wake=False)
+
+
+def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> PushResult:
+    """Send what the server lacks of ``event`` (see the module's docstring)."""
+    now = now or timezone.now()
+    link = LiveLink.objects.filter(event_id=event.pk).first()
+    if link is None or not link.enabled:
+        return PushResult("off", message=_("Live publishing is switched off for this event."))
+    if link.refused:
+        return PushResult("refused", last_seq=link.acked_seq, message=link.refused)
+    problem = url_problem(link.server_url)
+    if problem:
+        return PushResult("refused", last_seq=link.acked_seq, message=problem)
+
+    with transaction.atomic():  # one snapshot where the database gives one (SQLite)
+        to_seq = LiveLink.objects.filter(pk=link.pk).values_list("next_seq", flat=True).get() - 1
+        parts = event_parts(event)
+    prints = fingerprints(parts)
+    sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}
+    changed = sorted((k for k in parts if sent_parts.get(k) != prints[k]), key=_rank)
+    removed = sorted(k for k in sent_parts if k not in parts)
+    if to_seq <= link.acked_seq:
+        if not changed and not removed:
+            _clear_failures(link, now, touch=False)
+            return PushResult("nothing", last_seq=link.acked_seq)
+        # Parts differ without a numbered change (sending was off, the first push, a
+        # restored server): number one, so the server's count moves with the content.
+        to_seq = _allocate_change(event.pk) or to_seq
+        if to_seq <= link.acked_seq:
+            return PushResult("off", message=_("Live publishing is switched off for this event."))
+
+    origin = origin_key()
+    url = endpoint(link, protocol.BATCHES_PATH)
+    batches = split_batches(parts, changed, BATCH_BYTES)
+    for number, keys in enumerate(batches, start=1):
+        final = number == len(batches)
+        payload = {
+            "protocol": protocol.PROTOCOL,
+            "version": protocol.VERSION,
+            "origin": origin,
+            "event": event.pk,
+            "from_seq": link.acked_seq + 1,
+            "to_seq": to_seq,
+            "final": final,
+            "parts": [{"key": key, "data": parts[key]} for key in keys],
+            "removed": removed if final else [],
+        }
+        try:
+            status, answer = post_json(url, link.token, payload, timeout)
+        except (OSError, ValueError) as error:  # URLError, timeouts, refused connections
+            return _failed(link, _network_message(error), now)
+        if status == 200 and not final:
+            continue
+        if status == 200:
+            return _acknowledged(link, answer, to_seq, prints, changed, removed, now, batches)
+        code = answer.get("code")
+        if status == 409 and code == protocol.GAP:
+            return _gap(link, answer, now)
+        if (status == 409 and code == protocol.TAKEN_OVER) or status in (401, 403):
+            return _refused(link, answer, status)
+        if status == 429:
+            return _failed(
+                link,
+                _("The server asks to wait (too many requests)."),
+                now,
+                answer.get("retry_after"),
+            )
+        if status >= 500:
+            return _failed(
+                link, _("The server has a fault (HTTP %(status)s).") % {"status": status}, now
+            )
+        # 400, 413, anything else: the server cannot take it as it is; try again later
+        # (a newer program on either side may), and say why.
+        reason = _clean(answer.get("error"), 200)
+        message = _("The server did not accept the changes (HTTP %(status)s).") % {"status": status}
+        return _failed(link, f"{message} {reason}".strip(), now)
+    raise AssertionError("unreachable: the last batch is final")
+
+
+def _network_message(error: Exception) -> str:
+    reason = getattr(error, "reason", error)
+    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+        return _("No connection: the server did not answer in time.")
+    return _("No connection to the server.")
+
+
+def _clear_failures(link: LiveLink, now: datetime, *, touch: bool) -> None:
+    values = {"failures": 0, "failing_since": None, "last_error": ""}
+    if touch:
+        values["last_sent_at"] = now
+    if link.failures or link.failing_since or link.last_error or touch:
+        LiveLink.objects.filter(pk=link.pk).update(**values)
+
+
+def _acknowledged(link, answer, to_seq, prints, changed, removed, now, batches) -> PushResult:
+    last_seq = answer.get("last_seq")
+    if not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0:
+        last_seq = to_seq
+    sent_parts = dict(link.sent_parts or {})
+    for key in changed:
+        sent_parts[key] = prints[key]
+    for key in removed:
+        sent_parts.pop(key, None)
+    with transaction.atomic():
+        LiveLink.objects.filter(pk=link.pk).update(
+            acked_seq=last_seq,
+            sent_parts=sent_parts,
+            last_sent_at=now,
+            failures=0,
+            failing_since=None,
+            last_error="",
+        )
+        LiveChange.objects.filter(event_id=link.event_id, seq__lte=last_seq).delete()
+        next_seq = LiveLink.objects.filter(pk=link.pk).values_list("next_seq", flat=True).get()
+    return PushResult(
+        "done",
+        last_seq=last_seq,
+        sent=len(changed),
+        removed=len(removed),
+        batches=len(batches),
+        more=next_seq - 1 > last_seq,
+        keys=list(changed),
+    )
+
+
+def _gap(link: LiveLink, answer: dict, now: datetime) -> PushResult:
+    """The server holds another number than the laptop thought: go on from the server's.
+    Less than acknowledged (a server restored from a backup): send every part again."""
+    last_seq = answer.get("last_seq")
+    if not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0:
+        return _failed(link, _("The server's answer could not be read."), now)
+    if last_seq == link.acked_seq:  # it asks for what was sent: a server fault, wait
+        return _failed(link, _("The server's answer could not be read."), now)
+    values = {"acked_seq": last_seq}
+    if last_seq < link.acked_seq:
+        values["sent_parts"] = {}
+    LiveLink.objects.filter(pk=link.pk).update(**values)
+    return PushResult("retry", last_seq=last_seq, retry_in=0.0, message="gap", more=True)
+
+
+# ----- the task --------------------------------------------------------------------------
+
+
+def _database_backend():
+    from django_tasks_db.backend import DatabaseBackend
+
+    return DatabaseBackend
+
+
+def schedule_push(event_id: int, delay: float = 0.0, *, wake: bool = False) -> None:
+    """Ask the worker for a push of the event ``delay`` s from now: one waiting task per
+    event. A change (``wake``) brings a waiting retry forward only while the link is not
+    failing (a dead network is not asked again with every confirmation)."""
+    when = timezone.now() + timedelta(seconds=max(0.0, delay))
+    backend = push_live.get_backend()
+    if isinstance(backend, _database_backend()):
+        from django_tasks_db.models import DBTaskResult
+
+        waiting = DBTaskResult.objects.filter(
+            task_path=push_live.module_path,
+            status=TaskResultStatus.READY,
+            args_kwargs__kwargs__event_id=event_id,
+        )
+        if waiting.exists():
+            if wake and not LiveLink.objects.filter(event_id=event_id, failures__gt=0).exists():
+                waiting.filter(run_after__gt=when).update(run_after=when)
+            elif not wake:
+                waiting.update(run_after=when)
+            return
+    if delay > 0 and backend.supports_defer:
+        push_live.using(run_after=when).enqueue(event_id=event_id)
+    else:
+        push_live.enqueue(event_id=event_id)
+
+
+def _remove_old_task_results() -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.filter(
+        task_path=push_live.module_path, finished_at__lt=timezone.now() - TASK_RESULTS_KEPT
+    ).delete()
+
+
+@task()
+def push_live(event_id: int) -> dict:
+    """The worker's push of one event; asks for the next one (backoff, or at once when
+    changes came in meanwhile)."""
+    from tournaments.models import Event
+
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return {"state": "gone"}
+    if isinstance(push_live.get_backend(), _database_backend()):
+        _remove_old_task_results()
+    result = push(event)
+    if result.state == "retry":
+        schedule_push(event_id, result.retry_in or 0.0)
+    elif result.more:
+        schedule_push(event_id)
+    return result.as_dict()

@@ -1,0 +1,372 @@
+"""The laptop's outbox (gapless change numbers in the write's transaction) and its sender
+(parts in batches, acknowledgements, gaps, refusals, backoff) against a fake server that
+answers as live.protocol says."""
+
+import urllib.error
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from clubs.permissions import ORGANISER
+from live import protocol, receivers, sender
+from live.models import LiveChange, LiveLink
+from live.parts import event_parts
+from scoring.demo.generate import Plan, generate_event
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, user_with_role
+from tournaments import services
+from tournaments.models import Event, Series
+from tournaments.results import bump_results_version
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def outbox_connected():
+    receivers.connect()  # what live.apps does; connecting twice is harmless
+
+
+@pytest.fixture
+def club():
+    return ClubFactory(name="Herz Dame Kassel", short_name="HDK")
+
+
+@pytest.fixture
+def director(club):
+    return user_with_role(club, ORGANISER, username="leitung")
+
+
+@pytest.fixture
+def event(club):
+    players = []
+    for i in range(8):
+        player = PlayerFactory(player_number=f"K{i:04d}")
+        MembershipFactory(player=player, club=club)
+        players.append(player)
+    event = generate_event(
+        Plan(name="Live-Turnier", club=club, players=players, series=2, rounds=1,
+             confirmed_series=1, entered_tables=1)
+    )  # fmt: skip
+    return Event.objects.get(pk=event.pk)
+
+
+@pytest.fixture
+def link(event):
+    return LiveLink.objects.create(
+        event=event, server_url="https://ergebnisse.example", token="tok-123"
+    )
+
+
+class FakeServer:
+    """Holds parts and a last number; applies a batch as the protocol says. ``script``:
+    answers (or exceptions) given instead, one per request, before acting normally."""
+
+    def __init__(self):
+        self.last_seq = 0
+        self.parts = {}
+        self.batches = []
+        self.script = []
+
+    def __call__(self, url, token, payload, timeout):
+        assert url == "https://ergebnisse.example/api/live/v1/batches"
+        assert token == "tok-123"
+        self.batches.append(payload)
+        if self.script:
+            answer = self.script.pop(0)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        if payload["to_seq"] <= self.last_seq:
+            return 200, {"last_seq": self.last_seq}
+        if payload["from_seq"] != self.last_seq + 1:
+            return 409, {"error": "Lücke", "code": protocol.GAP, "last_seq": self.last_seq}
+        for part in payload["parts"]:
+            self.parts[part["key"]] = part["data"]
+        for key in payload["removed"]:
+            self.parts.pop(key, None)
+        if payload["final"]:
+            self.last_seq = payload["to_seq"]
+        return 200, {"last_seq": self.last_seq}
+
+
+@pytest.fixture
+def server(monkeypatch):
+    fake = FakeServer()
+    monkeypatch.setattr(sender, "post_json", fake)
+    return fake
+
+
+def change_venue(director, event, venue):
+    services.update_event(director, Event.objects.get(pk=event.pk), venue=venue)
+
+
+def seqs(event):
+    return list(
+        LiveChange.objects.filter(event=event).order_by("seq").values_list("seq", flat=True)
+    )
+
+
+def waiting_pushes(event):
+    return DBTaskResult.objects.filter(
+        task_path=sender.push_live.module_path,
+        status=TaskResultStatus.READY,
+        args_kwargs__kwargs__event_id=event.pk,
+    )
+
+
+# ----- the outbox --------------------------------------------------------------------------
+
+
+def test_an_event_without_a_link_costs_one_lookup_and_records_nothing(event):
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        bump_results_version(event.pk)
+    touching = [
+        q["sql"]
+        for q in queries
+        if '"live_livelink"' in q["sql"] or '"live_livechange"' in q["sql"]
+    ]
+    assert len(touching) == 1 and "live_livelink" in touching[0]
+    assert not LiveChange.objects.exists()
+
+
+def test_changes_are_numbered_without_gaps_and_wake_one_push(
+    event, link, director, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        for venue in ("Bürgerhaus", "Stadthalle", "Turnhalle"):
+            change_venue(director, event, venue)
+    assert seqs(event) == [1, 2, 3]
+    link.refresh_from_db()
+    assert link.next_seq == 4 and link.acked_seq == 0
+    assert waiting_pushes(event).count() == 1  # one waiting push per event
+
+
+def test_a_rolled_back_write_leaves_no_row_and_no_gap(event, link, director):
+    change_venue(director, event, "Bürgerhaus")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        change_venue(director, event, "Stadthalle")
+        raise RuntimeError("the disk is full")
+    change_venue(director, event, "Turnhalle")
+    assert seqs(event) == [1, 2]
+    assert LiveLink.objects.get(pk=link.pk).next_seq == 3
+
+
+def test_a_link_switched_off_records_nothing(event, link, director):
+    LiveLink.objects.filter(pk=link.pk).update(enabled=False)
+    change_venue(director, event, "Bürgerhaus")
+    assert seqs(event) == []
+
+
+# ----- the sender ----------------------------------------------------------------------------
+
+
+def test_the_first_push_sends_everything_and_the_second_nothing(event, link, server):
+    result = sender.push(event)
+
+    assert result.state == "done" and result.ok
+    assert len(server.batches) == 1
+    batch = server.batches[0]
+    assert batch["protocol"] == "romme-live" and batch["version"] == 1
+    assert batch["event"] == event.pk and batch["final"] is True
+    assert (batch["from_seq"], batch["to_seq"]) == (1, 1)  # a change numbered for the content
+    assert [p["key"] for p in batch["parts"]][:2] == ["event", "roster"]
+    assert server.parts == event_parts(event)
+    link.refresh_from_db()
+    assert link.acked_seq == 1 and link.next_seq == 2 and link.last_sent_at
+    assert not LiveChange.objects.exists()  # acknowledged rows are removed
+
+    again = sender.push(event)
+    assert again.state == "nothing" and len(server.batches) == 1
+
+
+def test_a_change_sends_only_the_parts_it_touched(event, link, server, director):
+    sender.push(event)
+    change_venue(director, event, "Stadthalle")
+    change_venue(director, event, "Bürgerhaus")
+
+    result = sender.push(event)
+
+    batch = server.batches[-1]
+    assert (batch["from_seq"], batch["to_seq"]) == (2, 3)
+    assert [p["key"] for p in batch["parts"]] == ["event"] and result.sent == 1
+    assert server.parts["event"]["venue"] == "Bürgerhaus"
+    assert LiveLink.objects.get(pk=link.pk).acked_seq == 3
+
+
+def test_a_removed_part_is_sent_as_removed(event, link, server, director):
+    sender.push(event)
+    series = Series.objects.get(event=event, number=2)
+    with transaction.atomic():
+        Series.objects.filter(pk=series.pk).delete()
+        bump_results_version(event.pk)
+
+    sender.push(event)
+
+    removed = server.batches[-1]["removed"]
+    assert "series:2" in removed and "sheet:2:1" in removed
+    assert server.parts == event_parts(event)
+    assert "series:2" not in LiveLink.objects.get(pk=link.pk).sent_parts
+
+
+def test_a_large_backlog_goes_in_batches(event, link, server, monkeypatch):
+    monkeypatch.setattr(sender, "BATCH_BYTES", 3000)
+
+    result = sender.push(event)
+
+    assert result.ok and result.batches == len(server.batches) > 2
+    assert [b["final"] for b in server.batches] == [False] * (result.batches - 1) + [True]
+    assert {(b["from_seq"], b["to_seq"]) for b in server.batches} == {(1, 1)}
+    assert all(b["removed"] == [] for b in server.batches[:-1])
+    keys = [p["key"] for b in server.batches for p in b["parts"]]
+    assert keys.index("roster") < keys.index("series:1") < keys.index("sheet:1:1")
+    assert server.parts == event_parts(event)
+
+
+@pytest.mark.parametrize(
+    "failure, words",
+    [
+        ((500, {}), "HTTP 500"),
+        ((503, {"error": "Wartung"}), "HTTP 503"),
+        (TimeoutError("timed out"), "nicht rechtzeitig"),
+        (urllib.error.URLError(ConnectionRefusedError(111, "refused")), "Keine Verbindung"),
+        ((400, {"error": "Feld fehlt", "code": "invalid"}), "Feld fehlt"),
+    ],
+)
+def test_network_faults_are_retried_with_backoff(event, link, server, failure, words):
+    server.script = [failure, failure]
+    first = sender.push(event)
+    second = sender.push(event)
+
+    assert first.state == second.state == "retry"
+    assert 1.6 <= first.retry_in <= 2.4 and 3.2 <= second.retry_in <= 4.8
+    link.refresh_from_db()
+    assert link.failures == 2 and link.failing_since and words in link.last_error
+    assert link.acked_seq == 0 and link.sent_parts == {}
+
+    third = sender.push(event)  # the network is back
+    assert third.state == "done"
+    link.refresh_from_db()
+    assert (link.failures, link.failing_since, link.last_error) == (0, None, "")
+    assert server.parts == event_parts(event)
+
+
+def test_too_many_requests_waits_at_least_as_asked(event, link, server):
+    server.script = [(429, {"error": "Zu viele", "retry_after": 30})]
+    result = sender.push(event)
+    assert result.state == "retry" and result.retry_in >= 30
+
+
+def test_the_backoff_grows_to_a_minute():
+    assert [round(sender.backoff_seconds(n) / 2**n) for n in (1, 2, 3, 4, 5)] == [1] * 5
+    assert all(48 <= sender.backoff_seconds(n) <= 72 for n in (6, 9, 40))
+    assert sender.backoff_seconds(1, retry_after="abc") <= 2.4
+
+
+def test_a_restored_server_gets_everything_again(event, link, server, director):
+    sender.push(event)
+    change_venue(director, event, "Stadthalle")
+    sender.push(event)
+    assert server.last_seq == 2
+    server.last_seq, server.parts = 0, {}  # restored from a backup made before the first push
+
+    change_venue(director, event, "Turnhalle")
+    gap = sender.push(event)
+    assert gap.state == "retry" and gap.retry_in == 0 and gap.last_seq == 0
+    link.refresh_from_db()
+    assert link.acked_seq == 0 and link.sent_parts == {}
+
+    again = sender.push(event)
+    assert again.state == "done"
+    assert server.parts == event_parts(event) and server.last_seq == 3
+
+
+def test_a_lost_acknowledgement_goes_on_from_the_servers_number(event, link, server, director):
+    sender.push(event)
+    change_venue(director, event, "Stadthalle")
+    server.script = [TimeoutError("timed out")]
+    sender.push(event)  # the server never saw it: the laptop retries
+    # The server applied the next push but its answer was lost.
+    change_venue(director, event, "Turnhalle")
+    server(
+        "https://ergebnisse.example/api/live/v1/batches", "tok-123",
+        {"from_seq": 2, "to_seq": 3, "final": True, "removed": [],
+         "parts": [{"key": "event", "data": event_parts(event)["event"]}]}, 5,
+    )  # fmt: skip
+    LiveLink.objects.filter(pk=link.pk).update(acked_seq=1)
+    result = sender.push(event)  # to_seq 3 <= the server's 3: 200, nothing changes
+    assert result.state == "done"
+    assert LiveLink.objects.get(pk=link.pk).acked_seq == 3
+
+
+@pytest.mark.parametrize(
+    "status, answer",
+    [
+        (409, {"error": "Übernommen am 14.03. von Anna", "code": "taken_over", "by": "anna"}),
+        (401, {"error": "Der Schlüssel wurde zurückgezogen.", "code": "token"}),
+        (403, {"code": "token"}),
+    ],
+)
+def test_a_refusal_stops_the_sending_and_is_shown(event, link, server, status, answer):
+    server.script = [(status, answer)]
+    result = sender.push(event)
+    assert result.state == "refused"
+    link.refresh_from_db()
+    assert link.refused == (
+        answer.get("error") or f"Der Server lehnt das Token ab (HTTP {status})."
+    )
+    assert link.history.first().refused == link.refused  # the director's log
+
+    again = sender.push(event)
+    assert again.state == "refused" and len(server.batches) == 1  # nothing sent again
+
+
+def test_no_push_without_an_enabled_link(event, server):
+    assert sender.push(event).state == "off"
+    LiveLink.objects.create(event=event, server_url="https://x.example", token="t", enabled=False)
+    assert sender.push(event).state == "off" and server.batches == []
+
+
+@pytest.mark.parametrize(
+    "url, ok",
+    [
+        ("https://ergebnisse.example", True),
+        ("https://ergebnisse.example:8443/liga/", True),
+        ("http://localhost:8380", True),
+        ("http://127.0.0.5:8381/", True),
+        ("http://[::1]:8382", True),
+        ("http://ergebnisse.example", False),
+        ("http://192.168.1.10:8000", False),
+        ("ftp://ergebnisse.example", False),
+        ("https://user:pw@ergebnisse.example", False),
+        ("https://ergebnisse.example:99999", False),
+        ("ergebnisse.example", False),
+        ("", False),
+    ],
+)
+def test_only_https_or_plain_http_to_this_machine(url, ok):
+    assert (sender.url_problem(url) is None) is ok
+
+
+def test_the_task_pushes_and_asks_again_after_a_failure(event, link, server):
+    server.script = [(502, {})]
+    outcome = sender.push_live.call(event_id=event.pk)
+    assert outcome["state"] == "retry"
+    waiting = waiting_pushes(event).get()
+    assert waiting.run_after > timezone.now() + timedelta(seconds=1)
+    # A change while the network is down does not bring the retry forward.
+    sender.schedule_push(event.pk, wake=True)
+    assert waiting_pushes(event).get().run_after == waiting.run_after
+
+    assert sender.push_live.call(event_id=event.pk)["state"] == "done"
+    assert sender.push_live.call(event_id=0) == {"state": "gone"}
+
+
+def test_a_wake_brings_a_waiting_push_forward_when_the_link_is_healthy(event, link):
+    sender.schedule_push(event.pk, 50)
+    sender.schedule_push(event.pk, wake=True)
+    waiting = waiting_pushes(event).get()
+    assert waiting.run_after <= timezone.now()
