@@ -1,0 +1,106 @@
+"""The hand-over (issue 28, item 4): the event page's box for the club's directors, the
+take-over with a confirmation and a reason (audited), the laptop's pushes refused after it
+with "übernommen am … von …", and "live aus dem Saal, Stand …" on the public pages."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from live.models import ReceivedEvent
+from live.server_services import clock
+from tests.factories import user_with_role
+from tests.live.test_tokens_api import ORIGIN, batch, fake, post  # noqa: F401  (fixtures)
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
+
+
+@pytest.fixture
+def pushed(client, fake, club_a, organiser_a):  # noqa: F811
+    from live import tokens
+
+    _token, raw = tokens.make_token(organiser_a, club_a, label="Saal 1")
+    assert post(client, batch(1, 4), raw).status_code == 200
+    received = ReceivedEvent.objects.select_related("event").get()
+    return received, raw
+
+
+def test_the_event_page_offers_the_take_over_to_directors_only(client, pushed, organiser_a):
+    received, _raw = pushed
+    url = reverse("tournaments:event_detail", args=[received.event_id])
+    client.force_login(organiser_a)
+    page = client.get(url, **DE).content.decode()
+    stand = clock(received.last_push_at if received.last_push_at else timezone.now())
+    assert "Live aus dem Saal" in page and f"Stand {stand}" in page
+    assert reverse("live:take_over", args=[received.event_id]) in page
+    viewer = user_with_role(received.event.club, "viewer", username="zuschauer")
+    client.force_login(viewer)
+    page = client.get(url, **DE).content.decode()
+    assert "Live aus dem Saal" in page
+    assert reverse("live:take_over", args=[received.event_id]) not in page
+    assert client.get(reverse("live:take_over", args=[received.event_id])).status_code == 403
+
+
+def test_take_over_asks_first_then_refuses_the_laptop(client, pushed, organiser_a):
+    received, raw = pushed
+    url = reverse("live:take_over", args=[received.event_id])
+    client.force_login(organiser_a)
+    page = client.get(url, **DE)
+    assert page.status_code == 200 and "Laptop im Saal „Saal 1“" in page.content.decode()
+    unconfirmed = client.post(url, {"reason": "Laptop defekt"}, **DE)
+    assert unconfirmed.status_code == 400
+    no_reason = client.post(url, {"reason": " ", "confirm": "on"}, **DE)
+    assert no_reason.status_code == 400
+    assert ReceivedEvent.objects.get().owner == "laptop"
+    version = Event.objects.get(pk=received.event_id).results_version
+    done = client.post(url, {"reason": "Laptop defekt", "confirm": "on"}, **DE)
+    assert done.status_code == 302
+    received.refresh_from_db()
+    assert received.owner == "server" and received.taken_over_by == organiser_a
+    newest = received.history.first()
+    assert newest.owner == "server" and newest.history_change_reason == "Laptop defekt"
+    assert newest.history_user == organiser_a
+    assert Event.objects.get(pk=received.event_id).results_version == version + 1
+    # The old laptop's next push: refused, naming when and by whom.
+    refused = post(client, batch(5, 6, parts=[]), raw)
+    assert refused.status_code == 409
+    answer = refused.json()
+    assert answer["code"] == "taken_over" and answer["error"].startswith("Übernommen am ")
+    assert "von org_a" in answer["error"] and answer["taken_over_at"] and answer["by"] == "org_a"
+    # Also a batch it had sent already: the server no longer answers for the laptop.
+    assert post(client, batch(1, 4), raw).status_code == 409
+    assert ReceivedEvent.objects.get().last_seq == 4
+    status = client.get(
+        reverse("live:status"), {"origin": ORIGIN, "event": 7}, HTTP_AUTHORIZATION=f"Bearer {raw}"
+    )
+    assert status.json()["owner"] == "server" and status.json()["last_seq"] == 4
+    # Twice is refused with the same words; the page says who took it over.
+    again = client.post(url, {"reason": "nochmal", "confirm": "on"}, **DE)
+    assert again.status_code == 400 and "Übernommen am" in again.content.decode()
+
+
+def test_the_public_page_and_display_say_live_from_the_hall(client, pushed, organiser_a):
+    received, _raw = pushed
+    stand = f"live aus dem Saal, Stand {clock(received.last_push_at)}"
+    for name in ("standings:public", "standings:display"):
+        page = client.get(reverse(name, args=[received.event_id]), **DE)
+        assert page.status_code == 200, name
+        assert stand in page.content.decode(), name
+    from live.server_services import take_over
+
+    take_over(organiser_a, received, "Laptop defekt")
+    for name in ("standings:public", "standings:display"):
+        page = client.get(reverse(name, args=[received.event_id]), **DE)
+        assert "live aus dem Saal" not in page.content.decode(), name
+
+
+def test_an_event_not_received_shows_nothing_of_it(client, organiser_a, club_a):
+    from tests.factories import EventFactory
+
+    event = EventFactory(club=club_a)
+    client.force_login(organiser_a)
+    page = client.get(reverse("tournaments:event_detail", args=[event.pk]), **DE)
+    assert "Live aus dem Saal" not in page.content.decode()
+    assert client.get(reverse("live:take_over", args=[event.pk])).status_code == 404
