@@ -303,6 +303,7 @@ def _apply(token: LiveToken, batch: dict) -> int:
     received = _locked(batch["origin"], batch["event"])
     _check_scope(token, received)
     if received is None:
+        # The import behind create_event brings in every part of the first batch.
         received = _create(token, batch)
     elif received.owner == ReceivedEvent.Owner.SERVER:
         raise _taken_over(received)
@@ -310,8 +311,9 @@ def _apply(token: LiveToken, batch: dict) -> int:
         return received.last_seq  # a batch already held: nothing changes
     elif batch["from_seq"] > received.last_seq + 1:
         raise _gap(received.last_seq)
-    with applying_live():
-        apply_module().apply_batch(received, batch)
+    else:
+        with applying_live():
+            apply_module().apply_batch(received, batch)
     now = timezone.now()
     fields = {"last_push_at": now}
     if batch["final"]:

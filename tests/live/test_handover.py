@@ -104,3 +104,57 @@ def test_an_event_not_received_shows_nothing_of_it(client, organiser_a, club_a):
     page = client.get(reverse("tournaments:event_detail", args=[event.pk]), **DE)
     assert "Live aus dem Saal" not in page.content.decode()
     assert client.get(reverse("live:take_over", args=[event.pk])).status_code == 404
+
+
+def test_the_real_apply_through_the_endpoint(client):
+    """The laptop's event cut into parts (live.parts), sent to the endpoint with a real token,
+    applied by live.apply: an equal event on the server; a later change follows; bad content
+    is refused with its path and nothing changes; the server's copy stays read-only."""
+    from django.core.cache import cache
+
+    from live import tokens
+    from live.parts import event_parts
+    from scoring.standings.services import set_series_published
+    from tests.live import test_apply as helpers
+    from tournaments.models import Series
+
+    cache.clear()
+    laptop = helpers.laptop_event()
+    owner = user_with_role(laptop.club, "organiser", username="leitung_hdk")
+    _token, raw = tokens.make_token(owner, laptop.club, label="Saal 1")
+    before = event_parts(laptop)
+    first = helpers.batch(before, event_id=laptop.pk)
+    response = post(client, first, raw)
+    assert response.status_code == 200, response.content
+    assert response.json() == {"last_seq": 1}
+    received = ReceivedEvent.objects.select_related("event").get()
+    helpers.assert_same(laptop, received.event)
+
+    # A change on the laptop: series 1 unpublished there; its parts go as change 2.
+    series = Series.objects.get(event=laptop, number=1)
+    set_series_published(owner, series, not series.published)
+    parts, removed = helpers.changed_parts(before, event_parts(laptop))
+    assert parts
+    second = helpers.batch(parts, removed, event_id=laptop.pk) | {"from_seq": 2, "to_seq": 2}
+    assert post(client, second, raw).json() == {"last_seq": 2}
+    helpers.assert_same(laptop, received.event)
+
+    # Bad content in a part: 400 with where it is, nothing stored.
+    key = next(k for k in parts if k.startswith("series:"))
+    bad = helpers.batch({key: {"number": "eins"}}, event_id=laptop.pk) | {
+        "from_seq": 3, "to_seq": 3
+    }  # fmt: skip
+    version = Event.objects.get(pk=received.event_id).results_version
+    refused = post(client, bad, raw)
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["code"] == "invalid" and refused.json()["path"]
+    assert ReceivedEvent.objects.get().last_seq == 2
+    assert Event.objects.get(pk=received.event_id).results_version == version
+
+    # The server's copy: a director's publish there is refused.
+    copy = Series.objects.get(event=received.event, number=1)
+    client.force_login(owner)
+    url = reverse("standings:series_publish", args=[copy.pk])
+    answer = client.post(url, {"published": "" if copy.published else "1"}, **DE)
+    assert answer.status_code == 403 and "Änderungen nur dort" in answer.content.decode()
+    helpers.assert_same(laptop, received.event)

@@ -34,7 +34,7 @@ class FakeApplyError(Exception):
 
 class FakeApply:
     """create_event / apply_batch as live.apply offers them; writes like the real one
-    (a results bump inside applying_live, which the owner's guard lets pass)."""
+    (a results bump, which the owner's guard lets pass inside the endpoint's applying_live)."""
 
     ApplyError = FakeApplyError
 
@@ -44,9 +44,11 @@ class FakeApply:
     def create_event(self, token, batch):
         data = next(p["data"] for p in batch["parts"] if p["key"] == protocol.EVENT)
         event = EventFactory(club=token.club, name=str(data.get("name", "Live-Turnier")))
-        return ReceivedEvent.objects.create(
+        received = ReceivedEvent.objects.create(
             event=event, origin=batch["origin"], origin_event=batch["event"], token=token
         )
+        self.apply_batch(received, batch)  # as the real one, the first batch's every part
+        return received
 
     def apply_batch(self, received, batch):
         for part in batch["parts"]:
@@ -148,7 +150,7 @@ def test_the_command_refuses_an_event_not_received(club_a):
     from django.core.management.base import CommandError
 
     event = EventFactory(club=club_a)
-    with pytest.raises(CommandError, match="(not received|kam nicht von einem Laptop)"):
+    with pytest.raises(CommandError, match=r"(not received|kam nicht von einem Laptop)"):
         call_command("live_token", "--club", str(club_a.pk), "--event", str(event.pk))
     with pytest.raises(CommandError, match="no club"):
         call_command("live_token", "--club", "999999")
