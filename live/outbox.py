@@ -1,22 +1,20 @@
 """The laptop's outbox (docs/live.md): every change of what the server must show is
 numbered in the change's own transaction.
 
-`record_change` receives ``tournaments.results.results_bumping`` (sent inside the write's
-transaction; connected by `live.receivers.connect`). For an event with an enabled LiveLink it
-locks the link's row, writes LiveChange(seq=next_seq) and moves next_seq on: a rolled-back
-write leaves neither the row nor a hole, and two writers at once wait for each other on the
-lock, so no number is given twice or skipped. An event without a link costs one indexed
-lookup. Once the write has committed the sender is woken (`live.sender.schedule_push`).
+`add_change` runs inside the write's transaction (called by `live.receivers.record_change`,
+the receiver of ``tournaments.results.results_bumping``). For an event with an enabled
+LiveLink it locks the link's row, writes LiveChange(seq=next_seq) and moves next_seq on: a
+rolled-back write leaves neither the row nor a hole, and two writers at once wait for each
+other on the lock, so no number is given twice or skipped. An event without a link costs
+one indexed lookup.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from live.models import LiveChange, LiveLink
 
 
-def add_change(event_id: int, *, wake: bool = True) -> int | None:
+def add_change(event_id: int) -> int | None:
     """Number one change of the event (inside the caller's transaction); its seq, or None
     when the event is not sent live."""
     row = (
@@ -30,22 +28,7 @@ def add_change(event_id: int, *, wake: bool = True) -> int | None:
     pk, seq = row
     LiveChange.objects.create(event_id=event_id, seq=seq)
     LiveLink.objects.filter(pk=pk).update(next_seq=seq + 1)
-    if wake:
-        transaction.on_commit(lambda: _wake(event_id))
     return seq
-
-
-def record_change(sender=None, *, event_id: int, **_kwargs) -> None:
-    """Receiver of ``results_bumping`` (names too: a renamed player is shown by the server)."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("a live change belongs inside the write's transaction")
-    add_change(event_id)
-
-
-def _wake(event_id: int) -> None:
-    from live.sender import schedule_push
-
-    schedule_push(event_id, wake=True)
 
 
 def waiting(link: LiveLink) -> int:

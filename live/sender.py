@@ -216,7 +216,7 @@ def _refused(link: LiveLink, answer: dict, status: int) -> PushResult:
 
 def _allocate_change(event_id: int) -> int | None:
     with transaction.atomic():
-        return outbox.add_change(event_id, wake=False)
+        return outbox.add_change(event_id)
 
 
 def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> PushResult:
