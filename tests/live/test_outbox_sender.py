@@ -370,3 +370,37 @@ def test_a_wake_brings_a_waiting_push_forward_when_the_link_is_healthy(event, li
     sender.schedule_push(event.pk, wake=True)
     waiting = waiting_pushes(event).get()
     assert waiting.run_after <= timezone.now()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_writers_at_once_get_distinct_numbers_without_a_gap(club, director):
+    """Two threads write to one event at the same time: the link's row lock hands out
+    1..2N, each once (PostgreSQL; SQLite writes one at a time anyway)."""
+    import threading
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL")
+    event = Event.objects.create(club=club, name="Gleichzeitig", start_date="2026-03-14")
+    LiveLink.objects.create(event=event, server_url="https://e.example", token="t")
+    rounds, errors = 15, []
+    start = threading.Barrier(2)
+
+    def writer():
+        try:
+            start.wait()
+            for _i in range(rounds):
+                with transaction.atomic():  # the outbox's lock is the write's first
+                    bump_results_version(event.pk)
+        except Exception as error:  # pragma: no cover - shown by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer) for _n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert seqs(event) == list(range(1, 2 * rounds + 1))
+    assert LiveLink.objects.get(event=event).next_seq == 2 * rounds + 1
