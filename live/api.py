@@ -270,7 +270,8 @@ def _gap(last_seq: int) -> Refusal:
 
 def _locked(origin: str, event: int) -> ReceivedEvent | None:
     return (
-        ReceivedEvent.objects.select_for_update()
+        # Only this row is locked: PostgreSQL refuses FOR UPDATE on a nullable outer join.
+        ReceivedEvent.objects.select_for_update(of=("self",))
         .select_related("event", "token", "taken_over_by")
         .filter(origin=origin, origin_event=event)
         .first()

@@ -339,7 +339,8 @@ def apply_batch(received: ReceivedEvent, batch) -> None:
         return
     actor = received.token.created_by if received.token_id else None
     with applying_live(), transaction.atomic():
-        event = Event.objects.select_for_update().select_related("club", "season")
+        # The event's row only (the season is an outer join, which PostgreSQL cannot lock).
+        event = Event.objects.select_for_update(of=("self",)).select_related("club", "season")
         event = event.get(pk=received.event_id)
         refs = Refs(copy.deepcopy(received.refs or {}))
         current = current_document(event, refs)

@@ -118,7 +118,9 @@ def take_over(actor, received: ReceivedEvent, reason: str) -> ReceivedEvent:
     """The director takes the event over from the laptop: the server owns it from now on,
     the laptop's pushes are refused (409 taken_over). Audited with the reason."""
     received = (
-        ReceivedEvent.objects.select_for_update().select_related("event__club").get(pk=received.pk)
+        ReceivedEvent.objects.select_for_update(of=("self",))
+        .select_related("event__club")
+        .get(pk=received.pk)
     )
     require_role(actor, received.event.club, ORGANISER)
     reason = (reason or "").strip()

@@ -6,6 +6,7 @@ from .models import (
     Hand,
     HandSeat,
     PlayerPin,
+    PrerenderedExport,
     RulesetChange,
     SeatTotal,
     Sheet,
@@ -151,3 +152,10 @@ class ArchiveImportAdmin(TaskRowAdmin):
     search_fields = ["filename", "user__username"]
     raw_id_fields = ["user", "event"]
     exclude = ["text"]
+
+
+@admin.register(PrerenderedExport)
+class PrerenderedExportAdmin(admin.ModelAdmin):
+    list_display = ["event", "exporter", "fmt", "language", "results_version", "filename"]
+    search_fields = ["exporter", "event__name", "filename"]
+    raw_id_fields = ["event"]

@@ -115,7 +115,7 @@ def test_admin_registers_every_model_with_search(admin_client):
     from django.apps import apps
     from django.contrib import admin
 
-    for app in ("clubs", "tournaments", "scoring"):
+    for app in ("clubs", "tournaments", "scoring", "prizes", "live", "hall"):
         for model in apps.get_app_config(app).get_models():
             if model.__name__.startswith("Historical"):
                 continue

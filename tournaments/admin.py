@@ -1,7 +1,18 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
+from .models import (
+    Category,
+    CategoryChoice,
+    Event,
+    Group,
+    GroupMember,
+    Participant,
+    Season,
+    Seat,
+    Series,
+    Table,
+)
 
 
 @admin.register(Season)
@@ -69,3 +80,18 @@ class SeatAdmin(SimpleHistoryAdmin):
     search_fields = ["participant__player__family_name", "participant__player__player_number"]
     list_filter = ["series__event"]
     raw_id_fields = ["table", "series", "participant"]
+
+
+@admin.register(Category)
+class CategoryAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "kind", "age_limit", "event"]
+    search_fields = ["name", "event__name"]
+    list_filter = ["kind"]
+    raw_id_fields = ["event"]
+
+
+@admin.register(CategoryChoice)
+class CategoryChoiceAdmin(SimpleHistoryAdmin):
+    list_display = ["participant", "category", "included"]
+    search_fields = ["category__name", "participant__player__family_name"]
+    raw_id_fields = ["category", "participant"]
