@@ -1,7 +1,7 @@
 """The laptop's outbox (docs/live.md): every change of what the server must show is
 numbered in the change's own transaction.
 
-`add_change` runs inside the write's transaction (called by `live.receivers.record_change`,
+`add_change` runs inside the write's transaction (called by `live.receivers.on_change`,
 the receiver of ``tournaments.results.results_bumping``). For an event with an enabled
 LiveLink it locks the link's row, writes LiveChange(seq=next_seq) and moves next_seq on: a
 rolled-back write leaves neither the row nor a hole, and two writers at once wait for each

@@ -1,25 +1,43 @@
-"""Receivers of live results, connected by `live.apps.LiveConfig.ready` through `connect`."""
+"""The one receiver of ``tournaments.results.results_bumping`` (connected by
+`live.apps.LiveConfig.ready` through `connect`): inside every write's transaction, one query
+asks whether the event is sent live from here (the outbox numbers the change) or owned by a
+laptop here (the owner's guard refuses the write). Events that are neither cost that one
+query and nothing else."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
+from live.models import ReceivedEvent
+from tournaments.models import Event
 
-def record_change(sender=None, *, event_id: int, **_kwargs) -> None:
-    """Receiver of ``results_bumping`` (names too: a renamed player is shown by the
-    server): the outbox numbers the change in the write's transaction; once it has
-    committed, the worker is asked to send it (`live.sender.schedule_push`)."""
+
+def on_change(sender=None, *, event_id: int, names_only: bool = False, **_kwargs) -> None:
+    """Refuse a write to an event a laptop owns (`live.server_services.guard`: never a
+    rename, never the live apply itself); number the change of an event sent live
+    (`live.outbox.add_change`) and, once committed, ask the worker to send it."""
     from live.outbox import add_change
     from live.sender import schedule_push
+    from live.server_services import guard
 
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("a live change belongs inside the write's transaction")
-    if add_change(event_id) is not None:
+    row = (
+        Event.objects.filter(pk=event_id)
+        .values_list("live_link__enabled", "live_source__owner")
+        .first()
+    )
+    if row is None:
+        return
+    sending, owner = row
+    if owner == ReceivedEvent.Owner.LAPTOP and not names_only:
+        guard(event_id)
+    if sending and add_change(event_id) is not None:
         transaction.on_commit(lambda: schedule_push(event_id, wake=True))
 
 
 def connect() -> None:
-    """Connect the outbox to ``results_bumping`` (idempotent: a dispatch uid)."""
+    """Connect `on_change` to ``results_bumping`` (idempotent: a dispatch uid)."""
     from tournaments.results import results_bumping
 
-    results_bumping.connect(record_change, dispatch_uid="live.outbox.record_change")
+    results_bumping.connect(on_change, dispatch_uid="live.on_change")

@@ -1,7 +1,7 @@
 """The server's side of a received event: who owns it, the owner's guard, the hand-over.
 
 While the laptop in the hall owns an event (``ReceivedEvent.owner == "laptop"``), the
-server's copy is read-only: :func:`guard_laptop_events` answers
+server's copy is read-only: :func:`guard` (called by `live.receivers.on_change`) answers
 ``tournaments.results.results_bumping`` (sent inside every write's transaction) with
 ``PermissionDenied``, which rolls the write back. The live apply itself writes inside
 :func:`applying_live` and passes. A director takes the event over (:func:`take_over`): from
@@ -82,12 +82,14 @@ def taken_over_message(received: ReceivedEvent) -> str:
     }
 
 
-def guard_laptop_events(sender, *, event_id, names_only=False, **_kwargs) -> None:
-    """Receiver of ``results_bumping``: refuse a write to an event the laptop owns.
+def guard(event_id: int) -> None:
+    """Refuse a write to an event the laptop owns (called by `live.receivers.on_change`
+    inside the write's transaction, which the refusal rolls back).
 
-    A renamed player or club (``names_only``) is never refused: the registry is the
-    server's own. The live apply (:func:`applying_live`) passes."""
-    if names_only or is_applying_live():
+    A renamed player or club is never refused (the receiver does not call this for
+    names): the registry is the server's own. The live apply (:func:`applying_live`)
+    passes."""
+    if is_applying_live():
         return
     received = (
         ReceivedEvent.objects.select_related("token")

@@ -55,6 +55,15 @@ def bump_results_version(event_id: int) -> None:
     transaction.on_commit(lambda: _announce(event_id))
 
 
+def announce_change(event_id: int) -> None:
+    """A write that changes the event without moving any public figure (a seat swapped,
+    a player registered, a sheet entered but not confirmed): ``results_bumping`` only, so
+    the outbox numbers it and the owner's guard can refuse it. Inside the transaction."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("announce_change belongs inside the write's transaction")
+    results_bumping.send(sender=Event, event_id=event_id, names_only=False)
+
+
 def bump_for_names(sender, *, player_ids=(), club_ids=(), **_kwargs) -> None:
     """Receiver of ``clubs.signals.public_names_changed`` (connected in ``apps.py``): every
     event that shows a renamed player or club gets a new results version."""

@@ -23,7 +23,7 @@ from common.history import delete_with_history, history_user, save_with_history
 from scoring.rules import PRESETS, RuleSetError, ruleset_from
 from tournaments import draw
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
-from tournaments.results import bump_results_version
+from tournaments.results import announce_change, bump_results_version
 
 RULESET_FIELDS = ("ruleset_slug", "ruleset_overrides")
 
@@ -180,7 +180,9 @@ def register_participant(actor, event: Event, player: Player, *, checked_in=Fals
         club_id=club_id.get(pk=player.pk),
         checked_in=checked_in,
     )
-    return save_with_history(participant, actor)
+    participant = save_with_history(participant, actor)
+    announce_change(event.pk)  # the field changed (live results send it)
+    return participant
 
 
 @transaction.atomic
@@ -217,7 +219,9 @@ def register_new_player(
 def set_checked_in(actor, participant: Participant, checked_in: bool) -> Participant:
     require_role(actor, participant.event.club, ORGANISER)
     participant.checked_in = checked_in
-    return save_with_history(participant, actor)
+    participant = save_with_history(participant, actor)
+    announce_change(participant.event_id)
+    return participant
 
 
 @transaction.atomic
@@ -258,6 +262,7 @@ def remove_participant(actor, participant: Participant) -> None:
             _("%(name)s has been seated; withdraw the player instead.")
             % {"name": participant.player.full_name}
         )
+    announce_change(participant.event_id)
     delete_with_history(participant, actor)
 
 
@@ -337,7 +342,9 @@ def create_series(
         planned_rounds=planned_rounds or event.rounds_per_series,
         day=day or 1,
     )
-    return save_with_history(series, actor)
+    series = save_with_history(series, actor)
+    announce_change(event.pk)
+    return series
 
 
 def create_playoff_series(actor, event: Event, seats: Sequence[int], playoff_of: dict) -> Series:
@@ -387,7 +394,11 @@ def delete_series(actor, series: Series) -> None:
 
 
 def lock_series(series: Series) -> Series:
-    return Series.objects.select_for_update().select_related("event__club").get(pk=series.pk)
+    """The series' row, locked for a write (draw, swap, start, complete): the change is
+    announced here, so live results number it and a laptop's event refuses it."""
+    series = Series.objects.select_for_update().select_related("event__club").get(pk=series.pk)
+    announce_change(series.event_id)
+    return series
 
 
 def delete_seating(series: Series, actor, reason: str = "") -> None:

@@ -25,7 +25,7 @@ from common.money import format_euro
 from prizes.fees import selectors
 from prizes.models import EntryFee, EntryPayment, PrizePlan
 from tournaments.models import Category, Event, Participant
-from tournaments.results import bump_results_version
+from tournaments.results import announce_change, bump_results_version
 
 # An entry fee above this is a typo (a missing comma), not a fee.
 MAX_FEE = Decimal("1000.00")
@@ -216,3 +216,5 @@ def _public_amounts_changed(event: Event) -> None:
     of the pot), its cached copy must go (the public cache keys on the results version)."""
     if PrizePlan.objects.filter(event=event, public_winners=True, public_amounts=True).exists():
         bump_results_version(event.pk)
+    else:  # no public figure moved; live results still send the fees
+        announce_change(event.pk)

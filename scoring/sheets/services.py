@@ -28,7 +28,7 @@ from scoring.sheets import policy
 from scoring.sheets.grid import CellChange, GridCheck, GridError
 from scoring.sheets.storage import RecomputeResult, next_version, recompute_event, store_hands
 from tournaments.models import Event, Seat, Table
-from tournaments.results import bump_results_version
+from tournaments.results import announce_change, bump_results_version
 from tournaments.services import checked_ruleset
 
 
@@ -172,6 +172,8 @@ def save_sheet(
     """
     require_role(actor, _club(table), SCORER)
     table, sheet = _lock(table)
+    # Before any check: live results number the change, and a laptop's event refuses it.
+    announce_change(table.series.event_id)
     _require_started(table)
     _refuse_disputed(sheet)
     status = sheet.status if sheet else None

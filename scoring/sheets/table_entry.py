@@ -35,7 +35,7 @@ from scoring.sheets import grid as sheets_grid
 from scoring.sheets import services, storage
 from scoring.sheets.policy import latest_blind
 from scoring.sheets.table_links import require_open, seat_user
-from tournaments.results import bump_results_version
+from tournaments.results import announce_change, bump_results_version
 
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -183,6 +183,7 @@ def enter_hand(
         hand=check.grid["hands"][number - 1],
         version=version.number,
     )
+    announce_change(series.event_id)  # the sheet changed (live results number it)
     return HandSaved(entry, created=True)
 
 
@@ -269,6 +270,7 @@ def dispute_hand(link: TableLink, seat: int, number: int, hand: dict) -> SheetVe
     row.status, row.decided_by, row.decided_at = TableHand.Status.DISPUTED, seat, timezone.now()
     row.save(update_fields=["status", "decided_by", "decided_at"])
     sheet.status = Sheet.Status.DISPUTED
+    announce_change(table.series.event_id)
     return storage.next_version(sheet, seat_user(table, seat), SheetVersion.Kind.BLIND, check.grid)
 
 
@@ -312,5 +314,6 @@ def settle_hand(actor, table, number: int, take: str) -> SheetVersion:
     storage.store_hands(sheet, check, participants, numbers, series.event.ruleset)
     row.status = TableHand.Status.CONFIRMED
     row.save(update_fields=["status"])
-    _confirm_sheet_if_done(table, sheet, _current_rows(table), row.decided_by)
+    if not _confirm_sheet_if_done(table, sheet, _current_rows(table), row.decided_by):
+        announce_change(series.event_id)
     return version

@@ -100,15 +100,24 @@ def test_a_publish_and_an_edit_are_refused(received, organiser_a):
     assert _state(received["event"]) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tournaments.seating.swap_seats sends no results_bumping (seating writes do not "
-    "raise the results version): the guard cannot see them until they announce themselves",
-)
 def test_a_seating_change_is_refused(received, organiser_a):
+    # Seating writes move no public figure; they announce themselves
+    # (tournaments.results.announce_change in lock_series), so the guard sees them.
     before = _state(received["event"])
     first, fifth = received["people"][0], received["people"][4]
     _refused(lambda: seating.swap_seats(organiser_a, received["series"], first.pk, fifth.pk))
+    assert _state(received["event"]) == before
+
+
+def test_an_entered_sheet_and_a_registration_are_refused(received, organiser_a, member_a):
+    from scoring.sheets.services import save_sheet
+    from tournaments.services import register_participant, set_checked_in
+
+    before = _state(received["event"])
+    table = received["series"].tables.order_by("number").first()
+    _refused(lambda: save_sheet(organiser_a, table, {"hands": []}, expected_version=0))
+    _refused(lambda: set_checked_in(organiser_a, received["people"][0], False))
+    _refused(lambda: register_participant(organiser_a, received["event"], member_a))
     assert _state(received["event"]) == before
 
 

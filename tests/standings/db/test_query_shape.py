@@ -37,9 +37,10 @@ def test_the_hall_display_reads_the_groups_once_for_pairs_and_teams(client, club
     queries = _queries(client, reverse("standings:display", args=[event.pk]))
     assert not _from(queries, "tournaments_group")  # the names come with the members
     assert len(_from(queries, "tournaments_groupmember")) == 1
-    # event, series, aggregate, participants, group members (the display never reads the
-    # session: it shows the same to everybody)
-    assert len(queries) == 5
+    # event, series, aggregate, participants, group members, and whether a laptop sends
+    # the event live ("live aus dem Saal, Stand …"); the display never reads the session:
+    # it shows the same to everybody
+    assert len(queries) == 6
 
 
 def test_a_logged_in_reader_of_a_public_view_reads_the_event_once(client, club_a, event):
