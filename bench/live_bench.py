@@ -1,0 +1,588 @@
+"""Live results, measured (issue 28's performance paragraph): ``python -m bench.live_bench
+[--quick]``
+
+Two installations on this machine, as in a hall and at a federation:
+
+* the server: gunicorn (production settings, 2 workers) on 127.0.0.1:8711 with PostgreSQL
+  (``BENCH_LIVE_POSTGRES``, default postgres://postgres@127.0.0.1:5432/bench_live_server,
+  created and dropped by the bench), the club present and a token per event from
+  ``manage.py live_token``;
+* the laptop: the hall mode's settings (HALL_MODE=1, ROMME_DATA=a temporary folder: SQLite
+  with WAL and synchronous=FULL) in this process, where the director's writes run through
+  the services, and ``manage.py db_worker`` beside it (the sender is its ``push_live``).
+
+Two 400-player events (5 series of 5 rounds, 100 tables, 100 pairs, 25 teams) are paired
+with ``manage.py live_push`` (the first push). Then:
+
+1. visibility: 100 entered sheets of the published series 3 of event A are confirmed
+   (``confirm_sheet``, one after the other); each is timed from the commit until the
+   server's public ``version.json`` shows a newer results version;
+2. director's cost: save + confirm of a new sheet (series 4 and 5 of event A), one a
+   second, in blocks of 10 alternately with the link switched off (the worker idle) and
+   on (the worker pushing every change as it comes);
+3. backlog: gunicorn stopped, event B's 5 series × 100 tables are played on the laptop
+   (saved, confirmed, each series completed, published and the next one drawn), and the
+   server stays down until the sender retries only every 60 s, as after two hours (6
+   failed tries; not with --quick); then the server is started again and the time until
+   it holds every change (acked == the last change, the server's ReceivedEvent too) is
+   the figure; the top 10 of the overall standing on the server's public JSON must equal
+   the laptop's.
+
+``--quick``: 20 confirmations, 20 + 20 sheets of cost, a backlog of 1 series.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from bench.serving import ROOT, collect_static, wait_until_up
+
+PORT = 8711
+POSTGRES = "postgres://postgres@127.0.0.1:5432/bench_live_server"
+BLOCK = 10  # sheets per block of the director's cost, alternately off and on
+PACE_S = 1.0  # the director's cost: a sheet saved and confirmed every second
+CAPPED = 6  # failed tries after which the sender retries every BACKOFF_MAX_S (2+4+…+32 s)
+VISIBLE_S, BACKLOG_S, COST_PCT = 5.0, 30.0, 10.0
+
+
+def pct(values, q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+# ----- the server ---------------------------------------------------------------------------
+
+
+def _server_env(db_url: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("HALL_MODE", "ROMME_DATA")}
+    env.update(
+        DATABASE_URL=db_url,
+        DJANGO_SETTINGS_MODULE="romme.settings",
+        DEBUG="0",
+        SECRET_KEY="live-bench-" + "x" * 50,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_HSTS_SECONDS="0",
+        CONN_MAX_AGE="60",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def _admin_url(db_url: str) -> tuple[str, str]:
+    parsed = urllib.parse.urlparse(db_url)
+    name = parsed.path.lstrip("/")
+    if not name.startswith("bench_live_"):
+        raise SystemExit("the bench's database must be called bench_live_*")
+    return parsed._replace(path="/postgres").geturl(), name
+
+
+def create_server_db(db_url: str) -> None:
+    import psycopg
+
+    admin, name = _admin_url(db_url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_server_db(db_url: str) -> None:
+    import psycopg
+
+    admin, name = _admin_url(db_url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def manage(env: dict, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args[:2])}: {done.stderr[-2000:]}")
+    return done.stdout.strip()
+
+
+def prepare_server(env: dict, club_name: str, short_name: str) -> int:
+    manage(env, "migrate", "--verbosity", "0")
+    code = (
+        "from clubs.models import Club;"
+        f"print(Club.objects.create(name={club_name!r}, short_name={short_name!r}, "
+        "town='Kassel').pk)"
+    )
+    return int(manage(env, "shell", "-c", code).splitlines()[-1])
+
+
+def start_server(env: dict, log) -> subprocess.Popen:
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2",
+         "--timeout", "60", "--graceful-timeout", "5", "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=log, stderr=log,
+    )  # fmt: skip
+    return wait_until_up(process, PORT, seconds=60)
+
+
+def stop(process: subprocess.Popen | None) -> None:
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+class Server:
+    """What the bench reads of the server: its copy's id and last change (PostgreSQL), the
+    public version and JSON (HTTP)."""
+
+    def __init__(self, db_url: str):
+        import psycopg
+
+        self.conn = psycopg.connect(db_url, autocommit=True)
+        self.base = f"http://127.0.0.1:{PORT}"
+
+    def received(self, laptop_event: int) -> tuple[int, int] | None:
+        row = self.conn.execute(
+            "SELECT event_id, last_seq FROM live_receivedevent WHERE origin_event = %s",
+            (laptop_event,),
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.base + path, timeout=30) as response:
+            return json.loads(response.read())
+
+    def version(self, event_id: int) -> int:
+        return self.get(f"/public/events/{event_id}/version.json")["version"]
+
+    def top(self, event_id: int, count: int = 10) -> list[tuple]:
+        rows = self.get(f"/api/events/{event_id}/standings")["rows"][:count]
+        return [(r["rank"], r["player"]["name"], r["total"]) for r in rows]
+
+
+# ----- the laptop (this process) --------------------------------------------------------------
+
+
+def laptop_env(folder: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DATABASE_URL")}
+    env.update(HALL_MODE="1", ROMME_DATA=str(folder), DJANGO_SETTINGS_MODULE="romme.settings")
+    return env
+
+
+def setup_laptop(folder: Path):
+    folder.mkdir()
+    os.environ.update(laptop_env(folder))
+    for name in ("DEBUG", "DATABASE_URL"):
+        os.environ.pop(name, None)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from bench.datasets import _clubs, _players
+    from clubs.models import ClubRole
+    from scoring.demo.generate import Plan, generate_event
+    from scoring.standings.services import set_series_published
+
+    call_command("migrate", verbosity=0)
+    clubs = _clubs(20, "L")
+    players = _players(400, clubs, "L")
+    event_a = generate_event(
+        Plan(name="Deutsche Meisterschaft", club=clubs[0], players=players, series=5,
+             rounds=5, pairs=100, teams=25, confirmed_series=2, entered_tables=100, seed=400)
+    )  # fmt: skip
+    event_b = generate_event(
+        Plan(name="Landesmeisterschaft", club=clubs[0], players=players, series=5,
+             rounds=5, pairs=100, teams=25, confirmed_series=0, seed=401)
+    )  # fmt: skip
+    User = get_user_model()
+    director = User.objects.create_user("leitung")
+    helper = User.objects.create_user("helfer")
+    ClubRole.objects.create(user=director, club=clubs[0], role=ClubRole.Role.ORGANISER)
+    ClubRole.objects.create(user=helper, club=clubs[0], role=ClubRole.Role.SCORER)
+    # Series 3 is in play and published: its confirmations move the public standings.
+    set_series_published(director, event_a.series.get(number=3), True)
+    return clubs[0], event_a, event_b, director, helper
+
+
+def play_sheet(helper, director, table, rng) -> float:
+    """The helper enters a whole sheet, the director confirms it; the seconds both took."""
+    from scoring.models import Sheet
+    from scoring.rules import random_hand
+    from scoring.sheets.services import confirm_sheet, save_sheet
+
+    size = table.seats.count()
+    ruleset = table.series.event.ruleset
+    hands = [
+        random_hand(ruleset, size, rng, dealer=i % size).to_dict()
+        for i in range(table.series.planned_rounds * size)
+    ]
+    grid = {"first_dealer": 0, "hands": hands}
+    started = time.perf_counter()
+    save_sheet(helper, table, grid, expected_version=0, submit=True)
+    version = Sheet.objects.filter(table=table).values_list("version", flat=True).get()
+    confirm_sheet(director, table, grid, expected_version=version)
+    return time.perf_counter() - started
+
+
+def next_series(director, event, number: int):
+    """Complete and publish series ``number - 1``, draw and start ``number``."""
+    from scoring.standings.services import set_series_published
+    from tournaments import services
+    from tournaments.seating import draw_series
+
+    done = event.series.get(number=number - 1)
+    if done.status != done.Status.COMPLETE:
+        services.complete_series(director, done)
+    set_series_published(director, event.series.get(number=number - 1), True)
+    series = draw_series(director, event.series.get(number=number), seed=number)
+    return services.start_series(director, series)
+
+
+def tables_of(series):
+    return list(series.tables.order_by("number").select_related("series__event__club"))
+
+
+def link_state(event_id: int) -> tuple[int, int]:
+    """(acked, last numbered change) of the laptop's link."""
+    from live.models import LiveLink
+
+    acked, next_seq = LiveLink.objects.filter(event_id=event_id).values_list(
+        "acked_seq", "next_seq"
+    )[0]
+    return acked, next_seq - 1
+
+
+def worker_idle() -> bool:
+    from django.utils import timezone
+    from django_tasks import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    busy = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).exists()
+    due = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY, run_after__lte=timezone.now()
+    ).exists()
+    due = (
+        due
+        or DBTaskResult.objects.filter(
+            status=TaskResultStatus.READY, run_after__isnull=True
+        ).exists()
+    )
+    return not busy and not due
+
+
+def wait_for(check, seconds: float, what: str, pause: float = 0.1) -> float:
+    started = time.perf_counter()
+    while not check():
+        if time.perf_counter() - started > seconds:
+            raise RuntimeError(f"{what}: not within {seconds:.0f} s")
+        time.sleep(pause)
+    return time.perf_counter() - started
+
+
+def pushes_between(start, end) -> list[dict]:
+    """The worker's finished pushes in [start, end] (wall clock): started, took, result."""
+    from django_tasks_db.models import DBTaskResult
+
+    from live.sender import push_live
+
+    rows = DBTaskResult.objects.filter(
+        task_path=push_live.module_path, finished_at__gte=start, started_at__lte=end
+    ).order_by("started_at")
+    return [
+        {
+            "started": r.started_at,
+            "took": (r.finished_at - r.started_at).total_seconds(),
+            "result": r.return_value or {},
+        }
+        for r in rows
+    ]
+
+
+# ----- the three measurements -----------------------------------------------------------------
+
+
+def measure_visibility(server: Server, event, director, count: int) -> list[float]:
+    from scoring.models import Sheet
+    from scoring.sheets.services import confirm_sheet
+
+    server_id = server.received(event.pk)[0]
+    sheets = list(
+        Sheet.objects.filter(table__series__event=event, status=Sheet.Status.ENTERED)
+        .select_related("table__series__event__club")
+        .order_by("table__number")[:count]
+    )
+    seconds = []
+    for sheet in sheets:
+        before = server.version(server_id)
+        grid = sheet.versions.order_by("-number").first().grid
+        confirm_sheet(director, sheet.table, grid, expected_version=sheet.version)
+        committed = time.perf_counter()
+        while server.version(server_id) <= before:
+            if time.perf_counter() - committed > 120:
+                raise RuntimeError("a confirmation did not reach the server in 120 s")
+            time.sleep(0.05)
+        seconds.append(time.perf_counter() - committed)
+    return seconds
+
+
+def measure_cost(event, director, helper, per_mode: int) -> dict:
+    from django.utils import timezone
+
+    from live.laptop_services import set_sending
+
+    rng = random.Random(28)
+    tables: list = []
+    number = 3
+    times: dict[str, list[float]] = {"off": [], "on": []}
+    busy = {"on": 0.0, "off": 0.0}
+    spent = {"on": 0.0, "off": 0.0}
+    pushes = {"on": 0, "off": 0}
+    mode = "off"
+    next_start = time.perf_counter()
+    while min(len(v) for v in times.values()) < per_mode:
+        set_sending(director, event, mode == "on")
+        if mode == "off":  # the switch-off is honoured, the last push finished
+            wait_for(worker_idle, 120, "the worker's last push")
+        block_start, wall = timezone.now(), time.perf_counter()
+        next_start = wall
+        for _ in range(BLOCK):
+            time.sleep(max(0.0, next_start - time.perf_counter()))
+            next_start += PACE_S
+            if not tables:
+                number += 1
+                tables = tables_of(next_series(director, event, number))
+            times[mode].append(play_sheet(helper, director, tables.pop(0), rng))
+        spent[mode] += time.perf_counter() - wall
+        done = pushes_between(block_start, timezone.now())
+        pushes[mode] += sum(1 for p in done if p["result"].get("state") == "done")
+        busy[mode] += sum(p["took"] for p in done)
+        mode = "on" if mode == "off" else "off"
+    set_sending(director, event, True)
+    wait_for(lambda: link_state(event.pk)[0] == link_state(event.pk)[1], 120, "last push")
+    return {"times": times, "busy": busy, "spent": spent, "pushes": pushes}
+
+
+def measure_backlog(
+    server: Server, event, director, helper, series_count, env, log, capped: bool
+) -> dict:
+    from django.utils import timezone
+
+    from scoring.standings import labels, selectors
+
+    rng = random.Random(29)
+    offline_start = time.perf_counter()
+    for number in range(1, series_count + 1):
+        if number > 1:
+            next_series(director, event, number)
+        for table in tables_of(event.series.get(number=number)):
+            play_sheet(helper, director, table, rng)
+    from scoring.standings.services import set_series_published
+    from tournaments import services
+
+    last = event.series.get(number=series_count)
+    services.complete_series(director, last)
+    set_series_published(director, event.series.get(number=series_count), True)
+    from live.models import LiveLink
+
+    if capped:  # as after two hours: the sender tries every BACKOFF_MAX_S (±20 %)
+        wait_for(
+            lambda: LiveLink.objects.get(event=event).failures >= CAPPED,
+            600,
+            "the sender's backoff at its cap",
+            pause=1.0,
+        )
+    offline = time.perf_counter() - offline_start
+    acked, last_seq = link_state(event.pk)
+
+    failures = LiveLink.objects.get(event=event).failures
+    process = start_server(env, log)
+    back_wall = timezone.now()
+    caught = wait_for(
+        lambda: (
+            (server.received(event.pk) or (0, -1))[1] == last_seq
+            and link_state(event.pk)[0] == last_seq
+        ),
+        600,
+        "the backlog",
+        pause=0.2,
+    )
+    done = [p for p in pushes_between(back_wall, timezone.now()) if p["result"].get("state")]
+    first = next((p for p in done if p["result"]["state"] == "done"), None)
+    server_id = server.received(event.pk)[0]
+    standing = selectors.event_standing(
+        event, competition=labels.INDIVIDUAL, scope=labels.OVERALL, only_published=True
+    )
+    mine = [(r.rank, r.name, r.total) for r in standing.rows[:10]]
+    theirs = server.top(server_id)
+    return {
+        "process": process,
+        "offline": offline,
+        "changes": last_seq - acked,
+        "failures": failures,
+        "caught": caught,
+        "waited": (first["started"] - back_wall).total_seconds() if first else None,
+        "push": sum(p["took"] for p in done if p["result"].get("state") == "done"),
+        "parts": sum(p["result"].get("sent", 0) for p in done),
+        "batches": sum(p["result"].get("batches", 0) for p in done),
+        "equal": mine == theirs and len(mine) == 10,
+        "mine": mine,
+        "theirs": theirs,
+    }
+
+
+# ----- the run --------------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--keep", action="store_true", help="keep the laptop's folder")
+    args = parser.parse_args(argv)
+    visible_n, cost_n, backlog_series = (20, 20, 1) if args.quick else (100, 100, 5)
+    db_url = os.environ.get("BENCH_LIVE_POSTGRES", POSTGRES)
+    tmp = Path(tempfile.mkdtemp(prefix="romme-live-bench-"))
+    folder = tmp / "laptop"
+    server_env = _server_env(db_url)
+    processes: dict[str, subprocess.Popen | None] = {"server": None, "worker": None}
+    log = open(tmp / "processes.log", "wb")  # noqa: SIM115 - closed in finally
+    loads = [os.getloadavg()]
+    try:
+        started = time.perf_counter()
+        create_server_db(db_url)
+        club, event_a, event_b, director, helper = setup_laptop(folder)
+        server_club = prepare_server(server_env, club.name, club.short_name)
+        tokens = [manage(server_env, "live_token", "--club", str(server_club)) for _ in "ab"]
+        collect_static(server_env)
+        processes["server"] = start_server(server_env, log)
+        print(f"prepared in {time.perf_counter() - started:.0f} s", flush=True)
+        first_push = []
+        for event, token in zip((event_a, event_b), tokens, strict=True):
+            began = time.perf_counter()
+            manage(laptop_env(folder), "live_push", str(event.pk),
+                   "--to", f"http://127.0.0.1:{PORT}", "--token", token)  # fmt: skip
+            first_push.append(time.perf_counter() - began)
+        manage(laptop_env(folder), "collectstatic", "--noinput", "-v0")  # as the hall does
+        processes["worker"] = subprocess.Popen(
+            [sys.executable, "manage.py", "db_worker", "--no-reload"],
+            cwd=ROOT, env=laptop_env(folder), stdout=log, stderr=log,
+        )  # fmt: skip
+        server = Server(db_url)
+        loads.append(os.getloadavg())
+        visible = measure_visibility(server, event_a, director, visible_n)
+        print(f"visibility: median {statistics.median(visible):.2f} s", flush=True)
+        loads.append(os.getloadavg())
+        cost = measure_cost(event_a, director, helper, cost_n)
+        print("director's cost measured", flush=True)
+        loads.append(os.getloadavg())
+        stop(processes["server"])
+        processes["server"] = None
+        backlog = measure_backlog(
+            server, event_b, director, helper, backlog_series, server_env, log, not args.quick
+        )
+        processes["server"] = backlog.pop("process")
+        loads.append(os.getloadavg())
+        server.conn.close()
+    finally:
+        for name in ("worker", "server"):
+            stop(processes[name])
+        log.close()
+        errors = (tmp / "processes.log").read_text(errors="replace")
+        drop_server_db(db_url)
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return report(args, visible, cost, backlog, first_push, loads, errors)
+
+
+def backoff_cap() -> float:
+    from live.sender import BACKOFF_MAX_S
+
+    return BACKOFF_MAX_S
+
+
+def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
+    off, on = (sorted(x * 1000 for x in cost["times"][m]) for m in ("off", "on"))
+    rise = (pct(on, 0.95) / pct(off, 0.95) - 1) * 100
+    backlog_ok = backlog["equal"] and backlog["caught"] <= BACKLOG_S
+    checks = {
+        "visible": pct(visible, 0.95) <= VISIBLE_S,
+        "backlog": backlog_ok,
+        "cost": rise <= COST_PCT,
+    }
+    print()
+    print(
+        f"## Live results: SQLite laptop (hall mode) → gunicorn (2 workers) + PostgreSQL, "
+        f"400 players, {os.cpu_count()} cores{' (--quick)' if args.quick else ''}"
+    )
+    print("| measure | figure | target | verdict |")
+    print("|---|---|---|---|")
+
+    def row(label, figure, target="", ok=None):
+        verdict = "" if ok is None else ("pass" if ok else "MISS")
+        print(f"| {label} | {figure} | {target} | {verdict} |")
+
+    row("first push (live_push) of event A / event B, s",
+        " / ".join(f"{s:.1f}" for s in first_push))  # fmt: skip
+    row(
+        f"confirmation → server's version.json, median / p95 / max s ({len(visible)})",
+        f"{statistics.median(visible):.2f} / {pct(visible, 0.95):.2f} / {max(visible):.2f}",
+        "≤ 5 s",
+        checks["visible"],
+    )
+    row(
+        f"backlog: {backlog['changes']} changes after {backlog['offline']:.0f} s offline "
+        f"({backlog['failures']} failed tries); server back → all held, s",
+        f"{backlog['caught']:.1f}",
+        "≤ 30 s",
+        backlog_ok,
+    )
+    waited = "–" if backlog["waited"] is None else f"{backlog['waited']:.1f}"
+    row("… of which waiting for the retry / pushing, s", f"{waited} / {backlog['push']:.1f}")
+    row("… parts / batches sent", f"{backlog['parts']} / {backlog['batches']}")
+    row("… top 10 overall on the server's JSON = laptop's", "yes" if backlog["equal"] else "NO")
+    row("… the sender's retry interval then", f"{backoff_cap():.0f} s ±20 %" if not args.quick
+        else "not at its cap (--quick)")  # fmt: skip
+    row(f"save + confirm, link off: p50 / p95 ms ({len(off)})",
+        f"{statistics.median(off):.0f} / {pct(off, 0.95):.0f}")  # fmt: skip
+    row(f"save + confirm, link on: p50 / p95 ms ({len(on)})",
+        f"{statistics.median(on):.0f} / {pct(on, 0.95):.0f}")  # fmt: skip
+    row("p95 on vs off", f"{rise:+.1f} %", "≤ +10 %", checks["cost"])
+    row(
+        "pushes during the on / off blocks; worker pushing, % of the block time",
+        f"{cost['pushes']['on']} / {cost['pushes']['off']}; "
+        f"{100 * cost['busy']['on'] / max(cost['spent']['on'], 1e-9):.0f} % / "
+        f"{100 * cost['busy']['off'] / max(cost['spent']['off'], 1e-9):.0f} %",
+    )
+    row("load average (1 min) at start / after each step",
+        " / ".join(f"{x[0]:.1f}" for x in loads))  # fmt: skip
+    if not backlog["equal"]:
+        print(f"  laptop: {backlog['mine']}\n  server: {backlog['theirs']}")
+    if "Traceback" in errors:
+        print("\nThe processes' log has a traceback:\n" + errors[-3000:])
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
