@@ -92,11 +92,21 @@ class FakeServer:
             self.last_seq = payload["to_seq"]
         return 200, {"last_seq": self.last_seq}
 
+    def status(self, url, token, timeout):
+        """The status a failing link asks first (the probe); scripted exceptions apply."""
+        assert url.startswith("https://ergebnisse.example/api/live/v1/status?")
+        self.probes.append(url)
+        if self.script and isinstance(self.script[0], Exception):
+            raise self.script.pop(0)
+        return 200, {"last_seq": self.last_seq, "owner": "laptop"}
+
 
 @pytest.fixture
 def server(monkeypatch):
     fake = FakeServer()
+    fake.probes = []
     monkeypatch.setattr(sender, "post_json", fake)
+    monkeypatch.setattr(sender, "get_json", fake.status)
     return fake
 
 
@@ -260,9 +270,10 @@ def test_too_many_requests_waits_at_least_as_asked(event, link, server):
     assert result.state == "retry" and result.retry_in >= 30
 
 
-def test_the_backoff_grows_to_a_minute():
-    assert [round(sender.backoff_seconds(n) / 2**n) for n in (1, 2, 3, 4, 5)] == [1] * 5
-    assert all(48 <= sender.backoff_seconds(n) <= 72 for n in (6, 9, 40))
+def test_the_backoff_grows_to_a_few_seconds():
+    # 2, 4, 8 s, then every 8 s (±20 %): a server that is back is found within ~10 s.
+    assert [round(sender.backoff_seconds(n) / 2**n) for n in (1, 2, 3)] == [1] * 3
+    assert all(6.4 <= sender.backoff_seconds(n) <= 9.6 for n in (4, 9, 40))
     assert sender.backoff_seconds(1, retry_after="abc") <= 2.4
 
 
@@ -404,3 +415,17 @@ def test_two_writers_at_once_get_distinct_numbers_without_a_gap(club, director):
     assert errors == []
     assert seqs(event) == list(range(1, 2 * rounds + 1))
     assert LiveLink.objects.get(event=event).next_seq == 2 * rounds + 1
+
+
+def test_a_failing_link_asks_the_status_first_and_sends_nothing_while_it_is_away(
+    event, link, server
+):
+    server.script = [TimeoutError("timed out")]
+    assert sender.push(event).state == "retry"  # the batch itself timed out
+    sent = len(server.batches)
+    server.script = [OSError("unreachable")]
+    assert sender.push(event).state == "retry"  # the probe failed: no dump, no batch
+    assert len(server.batches) == sent and len(server.probes) == 1
+    result = sender.push(event)  # the server is back: the probe answers, the batch goes
+    assert result.state == "done" and len(server.probes) == 2
+    assert LiveLink.objects.get(pk=link.pk).failures == 0
