@@ -1,0 +1,177 @@
+"""Live results bench (bench.live_bench): the server (gunicorn + PostgreSQL) and the
+laptop (hall-mode settings, SQLite, a db_worker) it measures between."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from bench.serving import ROOT, wait_until_up
+
+PORT = 8711
+POSTGRES = "postgres://postgres@127.0.0.1:5432/bench_live_server"
+
+
+def _server_env(db_url: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("HALL_MODE", "ROMME_DATA")}
+    env.update(
+        DATABASE_URL=db_url,
+        DJANGO_SETTINGS_MODULE="romme.settings",
+        DEBUG="0",
+        SECRET_KEY="live-bench-" + "x" * 50,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_HSTS_SECONDS="0",
+        CONN_MAX_AGE="60",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def _admin_url(db_url: str) -> tuple[str, str]:
+    parsed = urllib.parse.urlparse(db_url)
+    name = parsed.path.lstrip("/")
+    if not name.startswith("bench_live_"):
+        raise SystemExit("the bench's database must be called bench_live_*")
+    return parsed._replace(path="/postgres").geturl(), name
+
+
+def create_server_db(db_url: str) -> None:
+    import psycopg
+
+    admin, name = _admin_url(db_url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_server_db(db_url: str) -> None:
+    import psycopg
+
+    admin, name = _admin_url(db_url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def manage(env: dict, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args[:2])}: {done.stderr[-2000:]}")
+    return done.stdout.strip()
+
+
+def prepare_server(env: dict, club_name: str, short_name: str) -> int:
+    manage(env, "migrate", "--verbosity", "0")
+    code = (
+        "from clubs.models import Club;"
+        f"print(Club.objects.create(name={club_name!r}, short_name={short_name!r}, "
+        "town='Kassel').pk)"
+    )
+    return int(manage(env, "shell", "-c", code).splitlines()[-1])
+
+
+def start_server(env: dict, log) -> subprocess.Popen:
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2",
+         "--timeout", "60", "--graceful-timeout", "5", "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=log, stderr=log,
+    )  # fmt: skip
+    return wait_until_up(process, PORT, seconds=60)
+
+
+def stop(process: subprocess.Popen | None) -> None:
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+class Server:
+    """What the bench reads of the server: its copy's id and last change (PostgreSQL), the
+    public version and JSON (HTTP)."""
+
+    def __init__(self, db_url: str):
+        import psycopg
+
+        self.conn = psycopg.connect(db_url, autocommit=True)
+        self.base = f"http://127.0.0.1:{PORT}"
+
+    def received(self, laptop_event: int) -> tuple[int, int] | None:
+        row = self.conn.execute(
+            "SELECT event_id, last_seq FROM live_receivedevent WHERE origin_event = %s",
+            (laptop_event,),
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.base + path, timeout=30) as response:
+            return json.loads(response.read())
+
+    def version(self, event_id: int) -> int:
+        return self.get(f"/public/events/{event_id}/version.json")["version"]
+
+    def top(self, event_id: int, count: int = 10) -> list[tuple]:
+        rows = self.get(f"/api/events/{event_id}/standings")["rows"][:count]
+        return [(r["rank"], r["player"]["name"], r["total"]) for r in rows]
+
+
+# ----- the laptop (this process) --------------------------------------------------------------
+
+
+def laptop_env(folder: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DATABASE_URL")}
+    env.update(HALL_MODE="1", ROMME_DATA=str(folder), DJANGO_SETTINGS_MODULE="romme.settings")
+    return env
+
+
+def setup_laptop(folder: Path):
+    folder.mkdir()
+    os.environ.update(laptop_env(folder))
+    for name in ("DEBUG", "DATABASE_URL"):
+        os.environ.pop(name, None)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from bench.datasets import _clubs, _players
+    from clubs.models import ClubRole
+    from scoring.demo.generate import Plan, generate_event
+    from scoring.standings.services import set_series_published
+
+    call_command("migrate", verbosity=0)
+    clubs = _clubs(20, "L")
+    players = _players(400, clubs, "L")
+    event_a = generate_event(
+        Plan(name="Deutsche Meisterschaft", club=clubs[0], players=players, series=5,
+             rounds=5, pairs=100, teams=25, confirmed_series=2, entered_tables=100, seed=400)
+    )  # fmt: skip
+    event_b = generate_event(
+        Plan(name="Landesmeisterschaft", club=clubs[0], players=players, series=5,
+             rounds=5, pairs=100, teams=25, confirmed_series=0, seed=401)
+    )  # fmt: skip
+    User = get_user_model()
+    director = User.objects.create_user("leitung")
+    helper = User.objects.create_user("helfer")
+    ClubRole.objects.create(user=director, club=clubs[0], role=ClubRole.Role.ORGANISER)
+    ClubRole.objects.create(user=helper, club=clubs[0], role=ClubRole.Role.SCORER)
+    # Series 3 is in play and published: its confirmations move the public standings.
+    set_series_published(director, event_a.series.get(number=3), True)
+    return clubs[0], event_a, event_b, director, helper
