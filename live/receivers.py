@@ -7,33 +7,35 @@ query and nothing else."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 
 from live.models import ReceivedEvent
 from tournaments.models import Event
 
 
-def on_change(sender=None, *, event_id: int, names_only: bool = False, **_kwargs) -> None:
+def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) -> None:
     """Refuse a write to an event a laptop owns (`live.server_services.guard`: never a
-    rename, never the live apply itself); number the change of an event sent live
-    (`live.outbox.add_change`) and, once committed, ask the worker to send it."""
+    rename, never the live apply itself); number the change of each event sent live
+    (`live.outbox.add_change`) and, once committed, ask the worker to send it. One query
+    for all the events (a renamed club may be shown by hundreds)."""
     from live.outbox import add_change
     from live.sender import schedule_push
     from live.server_services import guard
 
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("a live change belongs inside the write's transaction")
-    row = (
-        Event.objects.filter(pk=event_id)
-        .values_list("live_link__enabled", "live_source__owner")
-        .first()
-    )
-    if row is None:
+    if not event_ids:
         return
-    sending, owner = row
-    if owner == ReceivedEvent.Owner.LAPTOP and not names_only:
-        guard(event_id)
-    if sending and add_change(event_id) is not None:
-        transaction.on_commit(lambda: schedule_push(event_id, wake=True))
+    rows = (
+        Event.objects.filter(pk__in=event_ids)
+        .filter(Q(live_link__enabled=True) | Q(live_source__owner=ReceivedEvent.Owner.LAPTOP))
+        .values_list("pk", "live_link__enabled", "live_source__owner")
+    )
+    for event_id, sending, owner in rows:
+        if owner == ReceivedEvent.Owner.LAPTOP and not names_only:
+            guard(event_id)
+        if sending and add_change(event_id) is not None:
+            transaction.on_commit(lambda event_id=event_id: schedule_push(event_id, wake=True))
 
 
 def connect() -> None:

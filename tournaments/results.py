@@ -29,8 +29,9 @@ logger = logging.getLogger(__name__)
 # of exports.
 results_changed = Signal()
 
-# Sent inside the write's transaction, before the version moves (keywords ``event_id`` and
-# ``names_only``: True when only a player's or club's name changed). ``live`` records the
+# Sent inside the write's transaction, before the version moves (keywords ``event_ids``, the
+# events the write changes, and ``names_only``: True when only a player's or club's name
+# changed; a rename sends one signal for all the events that show the name). ``live`` records the
 # change in its outbox here, in the same transaction, and refuses a write to an event that a
 # laptop owns (a receiver's exception rolls the write back; names are never refused).
 results_bumping = Signal()
@@ -48,7 +49,7 @@ def bump_results_version(event_id: int) -> None:
     the transaction has committed, ``results_changed`` is sent."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("bump_results_version belongs inside the write's transaction")
-    results_bumping.send(sender=Event, event_id=event_id, names_only=False)
+    results_bumping.send(sender=Event, event_ids=[event_id], names_only=False)
     Event.objects.filter(pk=event_id).update(
         results_version=F("results_version") + 1, results_changed_at=timezone.now()
     )
@@ -61,7 +62,7 @@ def announce_change(event_id: int) -> None:
     the outbox numbers it and the owner's guard can refuse it. Inside the transaction."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("announce_change belongs inside the write's transaction")
-    results_bumping.send(sender=Event, event_id=event_id, names_only=False)
+    results_bumping.send(sender=Event, event_ids=[event_id], names_only=False)
 
 
 def bump_for_names(sender, *, player_ids=(), club_ids=(), **_kwargs) -> None:
@@ -72,12 +73,11 @@ def bump_for_names(sender, *, player_ids=(), club_ids=(), **_kwargs) -> None:
     now = timezone.now()
     with transaction.atomic():  # the sender's transaction, or its own in a shell
         ids = list(events.values_list("pk", flat=True))
-        for event_id in ids:
-            for receiver, outcome in results_bumping.send_robust(
-                sender=Event, event_id=event_id, names_only=True
-            ):
-                if isinstance(outcome, Exception):
-                    logger.error("results_bumping receiver %r failed", receiver, exc_info=outcome)
+        for receiver, outcome in results_bumping.send_robust(
+            sender=Event, event_ids=ids, names_only=True
+        ):
+            if isinstance(outcome, Exception):
+                logger.error("results_bumping receiver %r failed", receiver, exc_info=outcome)
         Event.objects.filter(pk__in=ids).update(
             results_version=F("results_version") + 1, results_changed_at=now
         )

@@ -429,3 +429,19 @@ def test_a_failing_link_asks_the_status_first_and_sends_nothing_while_it_is_away
     result = sender.push(event)  # the server is back: the probe answers, the batch goes
     assert result.state == "done" and len(server.probes) == 2
     assert LiveLink.objects.get(pk=link.pk).failures == 0
+
+
+def test_a_rename_numbers_a_change_of_every_event_sent_live_in_one_lookup(event, link, club):
+    from tournaments.results import bump_for_names
+
+    other = generate_event(
+        Plan(name="Vereinsabend", club=club, players=list(PlayerFactory.create_batch(4)),
+             series=1, rounds=1, confirmed_series=1)
+    )  # fmt: skip
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        bump_for_names(None, club_ids=[club.pk])
+    lookups = [q["sql"] for q in queries if '"live_livelink"' in q["sql"] and "SELECT" in q["sql"]]
+    # One lookup for both events (not one per event); only the linked one is numbered.
+    assert len(lookups) == 2  # the receiver's lookup, then add_change's locked row
+    assert list(LiveChange.objects.values_list("event_id", "seq")) == [(event.pk, 1)]
+    assert not LiveChange.objects.filter(event_id=other.pk).exists()
