@@ -1,7 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Installation, LiveChange, LiveLink, LiveToken, ReceivedEvent
+from .models import HandBack, Installation, LiveChange, LiveLink, LiveToken, ReceivedEvent
 
 
 @admin.register(Installation)
@@ -40,3 +40,11 @@ class ReceivedEventAdmin(SimpleHistoryAdmin):
     search_fields = ["event__name", "origin"]
     list_filter = ["owner"]
     raw_id_fields = ["event", "token"]
+
+
+@admin.register(HandBack)
+class HandBackAdmin(SimpleHistoryAdmin):
+    list_display = ["received", "state", "created_at", "created_by", "completed_at"]
+    search_fields = ["received__event__name", "from_origin", "to_origin", "reason"]
+    list_filter = ["state"]
+    raw_id_fields = ["received", "token"]

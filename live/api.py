@@ -33,7 +33,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from common.limits import LimitExceeded, load_json
 from common.safety import MAX_ID
-from live import protocol, tokens
+from live import handback, protocol, tokens
 from live.models import LiveToken, ReceivedEvent
 from live.server_services import applying_live, moment, taken_over_message
 
@@ -302,17 +302,23 @@ def _create(token: LiveToken, batch: dict) -> ReceivedEvent:
 def _apply(token: LiveToken, batch: dict) -> int:
     """Apply the batch under the received event's row lock; the number held after it."""
     received = _locked(batch["origin"], batch["event"])
+    if received is None:  # the first push after a hand-back re-binds the event (or None)
+        received = handback.claim(token, batch)
     _check_scope(token, received)
     if received is None:
         # The import behind create_event brings in every part of the first batch.
         received = _create(token, batch)
     elif received.owner == ReceivedEvent.Owner.SERVER:
         raise _taken_over(received)
+    elif (refused := handback.refusal(token, received)) is not None:
+        raise refused
     elif batch["to_seq"] <= received.last_seq:
         return received.last_seq  # a batch already held: nothing changes
     elif batch["from_seq"] > received.last_seq + 1:
         raise _gap(received.last_seq)
     else:
+        if received.last_seq == 0:  # maybe the first range after a hand-back
+            handback.first_range(received, batch)
         with applying_live():
             apply_module().apply_batch(received, batch)
     now = timezone.now()
@@ -342,6 +348,8 @@ def _receive(request) -> JsonResponse:
             last_seq = _apply(token, batch)
     except Refusal:
         raise
+    except handback.Refused as err:
+        raise Refusal(err.status, err.message, err.code) from None
     except apply_error as err:
         raise _content_refusal(err) from None
     except IntegrityError:
@@ -398,7 +406,11 @@ def status(request):
                 .filter(origin=origin, origin_event=int(text))
                 .first()
             )
+            if received is None and handback.accepts(token):
+                tokens.touch(token)  # a hand-back's token before its first push
+                return _answer({"last_seq": 0, "owner": None})
             _check_scope(token, received)
+            refused = handback.refusal(token, received) if received is not None else None
             tokens.touch(token)
         except Refusal as refusal:
             return refusal.response()
@@ -407,4 +419,6 @@ def status(request):
         body = {"last_seq": received.last_seq, "owner": received.owner}
         if received.owner == ReceivedEvent.Owner.SERVER:
             body["taken_over"] = taken_over_message(received)
+        elif refused is not None:
+            body.update(owner=ReceivedEvent.Owner.SERVER, taken_over=refused.message)
         return _answer(body)

@@ -172,3 +172,58 @@ class ReceivedEvent(models.Model):
 
     def __str__(self):
         return str(self.event)
+
+
+class HandBack(models.Model):
+    """A director gives an event this server holds (taken over) back to a laptop: a token
+    bound to the event, shown once, and the event archive to import there. Until the
+    laptop's first push the server's copy is read-only again (``ReceivedEvent.owner`` is
+    "laptop"); that push re-binds the received event to the new laptop (``live.handback``).
+    Every hand-back stays as a row: who, when, why, from which laptop to which."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("waiting for the laptop's first push")
+        DONE = "done", _("the laptop holds the event")
+        CANCELLED = "cancelled", _("cancelled")
+
+    received = models.ForeignKey(
+        ReceivedEvent, on_delete=models.CASCADE, related_name="handbacks", verbose_name=_("event")
+    )
+    token = models.ForeignKey(
+        LiveToken, on_delete=models.PROTECT, related_name="handbacks", verbose_name=_("token")
+    )
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default="pending")
+    reason = models.CharField(_("reason"), max_length=100)
+    created_at = models.DateTimeField(_("handed back"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    # The copy that sent the event before (its pushes stay refused) and the one after.
+    from_origin = models.CharField(max_length=32)
+    from_origin_event = models.PositiveBigIntegerField()
+    to_origin = models.CharField(max_length=32, blank=True)
+    to_origin_event = models.PositiveBigIntegerField(null=True, blank=True)
+    completed_at = models.DateTimeField(_("first push received"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    # The part keys of the laptop's first range of changes while it arrives in several
+    # batches; what the server holds beyond them is removed with the range's last batch.
+    receiving_keys = models.JSONField(null=True, blank=True)
+    history = HistoricalRecords(excluded_fields=["receiving_keys"])
+
+    class Meta:
+        verbose_name = _("hand-back")
+        verbose_name_plural = _("hand-backs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["received"],
+                condition=models.Q(state="pending"),
+                name="handback_one_pending_per_event",
+            ),
+        ]
+        indexes = [models.Index(fields=["from_origin", "from_origin_event"])]
+
+    def __str__(self):
+        return f"{self.received} ({self.get_state_display()})"

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, has_role, require_role
 from common.history import history_user, save_with_history
-from live.models import ReceivedEvent
+from live.models import HandBack, ReceivedEvent
 from tournaments.results import bump_results_version
 
 _applying = contextvars.ContextVar("live_applying", default=False)
@@ -67,7 +67,27 @@ def owner_text(received: ReceivedEvent) -> str:
     return _("the laptop in the hall, as of %(time)s") % {"time": clock(received.last_push_at)}
 
 
+def handed_back_message(handback: HandBack) -> str:
+    by = handback.created_by
+    return _("Handed back on %(when)s by %(who)s to a laptop; changes only there.") % {
+        "when": moment(handback.created_at),
+        "who": (by.get_full_name() or by.get_username()) if by is not None else "–",
+    }
+
+
+def waiting_handback(received: ReceivedEvent) -> HandBack | None:
+    """The hand-back that waits for the laptop's first push (``live.handback``), or None."""
+    return (
+        HandBack.objects.select_related("created_by")
+        .filter(received=received, state=HandBack.State.PENDING)
+        .first()
+    )
+
+
 def refusal_message(received: ReceivedEvent) -> str:
+    handback = waiting_handback(received)
+    if handback is not None:
+        return handed_back_message(handback)
     return _(
         "This event is run live from %(owner)s; changes only there. Taking it over: "
         "“Take over” on this server's event page (a director of the club)."
@@ -110,8 +130,10 @@ def received_for(event) -> ReceivedEvent | None:
 
 
 def can_take_over(user, received: ReceivedEvent) -> bool:
-    return received.owner == ReceivedEvent.Owner.LAPTOP and has_role(
-        user, received.event.club_id, ORGANISER
+    return (
+        received.owner == ReceivedEvent.Owner.LAPTOP
+        and has_role(user, received.event.club_id, ORGANISER)
+        and waiting_handback(received) is None
     )
 
 
@@ -134,6 +156,11 @@ def take_over(actor, received: ReceivedEvent, reason: str) -> ReceivedEvent:
         )
     if received.owner == ReceivedEvent.Owner.SERVER:
         raise ValidationError(taken_over_message(received))
+    if waiting_handback(received) is not None:
+        # The server holds it already; the hand-back is cancelled on its own page.
+        raise ValidationError(
+            _("A hand-back of this event waits for a laptop: cancel it to change the event here.")
+        )
     received.owner = ReceivedEvent.Owner.SERVER
     received.taken_over_at = timezone.now()
     received.taken_over_by = history_user(actor)

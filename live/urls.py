@@ -6,7 +6,7 @@ from importlib.util import find_spec
 
 from django.urls import path
 
-from live import api, server_views
+from live import api, handback_views, server_views
 
 app_name = "live"
 
@@ -16,6 +16,12 @@ urlpatterns = [
     path("clubs/<int:pk>/live/", server_views.club_tokens, name="club_tokens"),
     path("live/tokens/<int:pk>/revoke/", server_views.token_revoke, name="token_revoke"),
     path("events/<int:pk>/live/take-over/", server_views.take_over, name="take_over"),
+    path("events/<int:pk>/live/hand-back/", handback_views.hand_back, name="hand_back"),
+    path(
+        "events/<int:pk>/live/hand-back/cancel/",
+        handback_views.hand_back_cancel,
+        name="hand_back_cancel",
+    ),
 ]
 
 # The laptop's pages (helper L2's live/laptop_urls.py), in the same namespace.

@@ -5,15 +5,23 @@ else "" (one query): the public page and the hall display. The public page is ca
 results version, and every applied batch raises it, so the time follows.
 
 {% live_received_box event %}: the event page's box: the state for everyone who may see the
-page, and "Übernehmen" for the club's directors (one query; none of it for other events).
+page, and "Übernehmen", "An einen Laptop zurückgeben" or "Rückgabe abbrechen" for the club's
+directors (one query, one more for a received event; none of it for other events).
 """
 
 from django import template
 from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, has_role
-from live.models import ReceivedEvent
-from live.server_services import clock, owner_text, received_for, taken_over_message
+from live.models import HandBack, ReceivedEvent
+from live.server_services import (
+    clock,
+    handed_back_message,
+    owner_text,
+    received_for,
+    taken_over_message,
+    waiting_handback,
+)
 
 register = template.Library()
 
@@ -22,6 +30,8 @@ register = template.Library()
 def live_stand(event) -> str:
     pushed = (
         ReceivedEvent.objects.filter(event_id=event.pk, owner=ReceivedEvent.Owner.LAPTOP)
+        # Given back but not yet sent by the laptop: the server's copy, not live.
+        .exclude(handbacks__state=HandBack.State.PENDING)
         .values_list("last_push_at", flat=True)
         .first()
     )
@@ -38,12 +48,16 @@ def live_received_box(context, event):
     user = context.get("user") or getattr(context.get("request"), "user", None)
     director = user is not None and has_role(user, event.club_id, ORGANISER)
     laptop = received.owner == ReceivedEvent.Owner.LAPTOP
+    waiting = waiting_handback(received) if laptop else None
     return {
         "received": received,
         "event": event,
-        "laptop": laptop,
+        "laptop": laptop and waiting is None,
         "stand": clock(received.last_push_at),
         "owner": owner_text(received) if laptop else "",
         "taken_over": "" if laptop else taken_over_message(received),
-        "can_take_over": director and laptop,
+        "handed_back": handed_back_message(waiting) if waiting else "",
+        "can_take_over": director and laptop and waiting is None,
+        "can_hand_back": director and not laptop,
+        "can_cancel": director and waiting is not None,
     }

@@ -160,6 +160,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "hall:backup_restore": {},
         "live:batches": {}, "live:status": {}, "live:club_tokens": {"pk": i["club"]},
         "live:token_revoke": {"pk": 1}, "live:take_over": {"pk": i["event"]},
+        "live:hand_back": {"pk": i["event"]}, "live:hand_back_cancel": {"pk": i["event"]},
         "live:publish": {"pk": i["event"]},
         "archive:import_job": {"import_id": i["archive_import"]},
         "archive:import_status": {"import_id": i["archive_import"]},
