@@ -25,7 +25,7 @@ from live.models import HandBack, ReceivedEvent
 from tournaments.results import bump_results_version
 
 _applying = contextvars.ContextVar("live_applying", default=False)
-MAX_REASON_CHARS = 300
+MAX_REASON_CHARS = 100  # the history's change-reason column holds 100
 
 
 @contextmanager

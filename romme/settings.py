@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "scoring",
+    "federation",
     "prizes",
     "live",
     "hall",

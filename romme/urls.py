@@ -26,6 +26,7 @@ urlpatterns = [
     path("exports/", include("scoring.exports.urls")),
     path("archive/", include("scoring.archive.urls")),
     path("", include("prizes.urls")),
+    path("federation/", include("federation.urls")),
     path("", include("live.urls")),
     path("", include("hall.urls")),
 ]

@@ -158,3 +158,15 @@ def test_the_real_apply_through_the_endpoint(client):
     answer = client.post(url, {"published": "" if copy.published else "1"}, **DE)
     assert answer.status_code == 403 and "Änderungen nur dort" in answer.content.decode()
     helpers.assert_same(laptop, received.event)
+
+
+def test_a_reason_fits_the_historys_column(client, pushed, organiser_a):
+    """The history keeps the reason in 100 characters (a longer one failed on PostgreSQL)."""
+    received, _raw = pushed
+    url = reverse("live:take_over", args=[received.event_id])
+    client.force_login(organiser_a)
+    too_long = client.post(url, {"reason": "x" * 101, "confirm": "on"}, **DE)
+    assert too_long.status_code == 400 and ReceivedEvent.objects.get().owner == "laptop"
+    done = client.post(url, {"reason": "y" * 100, "confirm": "on"}, **DE)
+    assert done.status_code == 302
+    assert received.history.first().history_change_reason == "y" * 100

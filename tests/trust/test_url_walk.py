@@ -50,6 +50,7 @@ REGISTRY = {
     "standings:player": "a player's results: published series only for outsiders",
     "standings:season": "season ranking: published series only for outsiders",
     "tournaments:event_create": "a new event for one of the user's own clubs",
+    "federation:association_list": "the associations the user holds a role in (none: empty)",
 }
 # Open to whoever holds a table's token (the QR on the table, issue 16): that table's sheet
 # in that series only. Walked here with a token of no table, which must open nothing.
@@ -165,6 +166,14 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "archive:import_job": {"import_id": i["archive_import"]},
         "archive:import_status": {"import_id": i["archive_import"]},
         **{name: {"token": NO_TABLE_TOKEN} for name in TOKEN},
+        # Club A's region (tests/federation/test_permissions.py walks every role)
+        "federation:association_list": {}, "federation:association_create": {},
+        **{f"federation:{n}": {"pk": i["association"]} for n in (
+            "association_detail", "association_edit", "association_history", "affiliate",
+            "role_grant")},
+        "federation:role_revoke": {"pk": i["association_role"]},
+        **{f"federation:{n}": {"pk": i["affiliation"]} for n in (
+            "affiliation_detail", "affiliation_move", "affiliation_end")},
     }  # fmt: skip
     if name in simple:
         return [simple[name]]
@@ -201,9 +210,26 @@ def _snapshot() -> dict:
 
     return {
         model._meta.label: sorted(map(repr, model.objects.values_list()))
-        for label in ("clubs", "tournaments", "scoring")
+        for label in ("clubs", "tournaments", "scoring", "federation")
         for model in apps.get_app_config(label).get_models()
     }
+
+
+@pytest.fixture(autouse=True)
+def _federation(world, club_a, organiser_a):
+    """Club A in a region whose officer is someone else: club A's organiser holds no role."""
+    from federation.models import Affiliation, Association, AssociationRole
+    from tests.factories import UserFactory
+
+    national = Association.objects.create(name="Bund", short_name="B", kind="national")
+    region = Association.objects.create(
+        name="Land", short_name="L", kind="regional", parent=national
+    )
+    affiliation = Affiliation.objects.create(club=club_a, association=region, since="2025-01-01")
+    role = AssociationRole.objects.create(
+        user=UserFactory(username="landeswart"), association=region, role="officer"
+    )
+    world["ids"].update(association=region.pk, affiliation=affiliation.pk, association_role=role.pk)
 
 
 def _text(response) -> str:
@@ -283,3 +309,30 @@ def test_the_clubs_own_scorer_sees_what_the_outsider_may_not(client, world, scor
     series = world["ids"]["series"]
     sheet = client.get(reverse("scoring:sheet_entry", args=[series, 1]))
     assert sheet.status_code == 200
+
+
+def test_every_federation_url_refuses_an_officer_of_another_region(client, world):
+    from federation.models import Association, AssociationRole
+    from tests.factories import UserFactory
+
+    region = Association.objects.get(pk=world["ids"]["association"])
+    beside = Association.objects.create(
+        name="Nachbarland", short_name="N", kind="regional", parent=region.parent
+    )
+    officer = UserFactory(username="nachbarwart")
+    AssociationRole.objects.create(user=officer, association=beside, role="officer")
+    client.force_login(officer)
+    walked = 0
+    for name, url in _urls(world["ids"]):
+        if not name.startswith("federation:"):
+            continue
+        walked += 1
+        if name in REGISTRY:
+            assert client.get(url).status_code == 200, (name, url)
+            continue
+        before = _snapshot()
+        for method in ("get", "post"):
+            response = getattr(client, method)(url)
+            assert response.status_code in REFUSED, (name, url, method, response.status_code)
+        assert _snapshot() == before, (name, url, "POST changed data")
+    assert walked == 11

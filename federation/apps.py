@@ -1,0 +1,20 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FederationConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "federation"
+    verbose_name = _("federation")
+
+    def ready(self):
+        # The demo federation joins seed_demo through its signal (scoring imports nothing of
+        # federation), and a login notes whether the navigation shows "Verbände".
+        from django.contrib.auth.signals import user_logged_in
+
+        from federation.demo import seed_federation
+        from federation.nav import note_login
+        from scoring.demo.seed import demo_seeded
+
+        demo_seeded.connect(seed_federation, dispatch_uid="federation-demo")
+        user_logged_in.connect(note_login, dispatch_uid="federation-nav")
