@@ -9,7 +9,8 @@ Two installations on this machine, as in a hall and at a federation:
   ``manage.py live_token``;
 * the laptop: the hall mode's settings (HALL_MODE=1, ROMME_DATA=a temporary folder: SQLite
   with WAL and synchronous=FULL) in this process, where the director's writes run through
-  the services, and ``manage.py db_worker`` beside it (the sender is its ``push_live``).
+  the services, and the hall's worker child beside it (``python -m romme.hall --child worker``:
+  ``db_worker`` at lower priority; the sender is its ``push_live``).
 
 Two 400-player events (5 series of 5 rounds, 100 tables, 100 pairs, 25 teams) are paired
 with ``manage.py live_push`` (the first push). Then:
@@ -334,9 +335,10 @@ def main(argv=None) -> int:
                    "--to", f"http://127.0.0.1:{PORT}", "--token", token)  # fmt: skip
             first_push.append(time.perf_counter() - began)
         manage(laptop_env(folder), "collectstatic", "--noinput", "-v0")  # as the hall does
+        # The hall's own worker child (romme.hall: its priority below the web server's).
         processes["worker"] = subprocess.Popen(
-            [sys.executable, "manage.py", "db_worker", "--no-reload"],
-            cwd=ROOT, env=laptop_env(folder), stdout=log, stderr=log,
+            [sys.executable, "-m", "romme.hall", "--child", "worker", "--data", str(folder)],
+            cwd=ROOT, env=laptop_env(folder), stdin=subprocess.PIPE, stdout=log, stderr=log,
         )  # fmt: skip
         server = Server(db_url)
         loads.append(os.getloadavg())
