@@ -6,6 +6,7 @@ full or read-only disk under the laptop's SQLite. Needs root (a PostgreSQL clust
     python -m bench.faults --part postgres  # A only (--part disk: B only)
     python -m bench.faults --part disk --journal wal   # B with the SQLite file in WAL mode
     python -m bench.faults --part hall      # C only: the hall mode (bench/faults_hall.py)
+    python -m bench.faults --part live      # D only: live replication (bench/faults_live.py)
 
 A. Server mode. A cluster of its own ("faults" on port 5433, created if missing, trust auth
 for local and 127.0.0.1; the main cluster on 5432 is never touched), a fresh database seeded
@@ -19,6 +20,11 @@ sheets read and saved once each, remounted read-write and the saves sent again.
 C. Hall mode (issue 26). `python -m romme.hall` with its data folder on a tmpfs, phones at the
 tables entering hands through their table links while the disk is full and read-only
 (bench/faults_hall.py says how and what it checks).
+D. Live replication (issue 28). The hall mode sends its event through a TCP proxy to gunicorn
+on the faults cluster while the network is cut mid-batch, the server and its PostgreSQL are
+restarted, a batch arrives twice, the token is revoked, the laptop is killed and its clock is
+wrong (bench/faults_live.py). --short runs it after the other parts: part A restarts the
+cluster it uses.
 
 The clients behave as the browser does: a save answered 503, or a dropped connection, is
 sent again after a pause (the grid keeps its draft). Every answer is recorded. Exit status 1
@@ -58,7 +64,7 @@ from bench.load import prepare
 from bench.serving import ROOT, Client, start_gunicorn, wait_until_up, worker_pids
 
 CLUSTER, PG_PORT = "faults", 5433
-PARTS = ("postgres", "disk", "hall")
+PARTS = ("postgres", "disk", "hall", "live")
 HBA = "local all all trust\nhost all all 127.0.0.1/32 trust\n"
 
 
@@ -358,6 +364,12 @@ def main(argv=None) -> int:
         from bench.faults_hall import run_hall
 
         return run_hall(args)
+    if args.part == "live":
+        from bench.faults_live import run_live
+
+        cluster = argparse.Namespace(port=PG_PORT, version=_pg_version(), ensure=ensure_cluster,
+                                     ctl=pg_ctl)  # fmt: skip
+        return run_live(args, cluster)
     # Each part in a process of its own (Django is set up once per process and database);
     # --short runs them side by side, their tables printed one after the other.
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -366,10 +378,12 @@ def main(argv=None) -> int:
         command = [sys.executable, "-m", "bench.faults", *argv, "--part", part]
         return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
 
-    running = [start(part) for part in PARTS] if args.short else []
+    # Part D after the others: part A restarts and stops the cluster that D's server uses.
+    together = [part for part in PARTS if part != "live"] if args.short else []
+    running = [start(part) for part in together]
     code = 0
     for part in PARTS:
-        process = running.pop(0) if args.short else start(part)
+        process = running.pop(0) if part in together else start(part)
         out, _ = process.communicate()
         print(out, end="", flush=True)
         code = max(code, process.returncode)

@@ -90,10 +90,25 @@ def _watch_parent() -> None:
     os._exit(0)
 
 
+def _resume_live() -> None:
+    """Changes numbered for the live server before a crash get their push now, not when
+    the director next opens a page (live.resume). A database fault here must not keep
+    the worker from starting: the page's nudge still sends them later."""
+    from django.db import DatabaseError
+
+    from live.resume import resume_pushes
+
+    try:
+        resume_pushes()
+    except DatabaseError as error:
+        _say(f"Live: ausstehende Änderungen nicht eingeplant ({error}).")
+
+
 def run_child(name: str) -> int:
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
     call_command = _django()
     if name == "worker":
+        _resume_live()
         call_command("db_worker", reload=False)  # (no_reload=True would mean reload=True)
     else:
         call_command("hall_backups")

@@ -1,0 +1,65 @@
+"""live.resume: when the task worker starts, every event whose changes wait gets a push, so
+a laptop killed between a commit and its send catches up without anyone opening a page."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from live import sender
+from live.models import LiveLink
+from live.resume import resume_pushes
+from tests.factories import EventFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def waiting_pushes():
+    return DBTaskResult.objects.filter(
+        task_path=sender.push_live.module_path, status=TaskResultStatus.READY
+    )
+
+
+def link(event, **fields):
+    return LiveLink.objects.create(
+        event=event, server_url="https://ergebnisse.example", token="tok", **fields
+    )
+
+
+def test_only_enabled_unrefused_links_with_waiting_changes_get_a_push():
+    waiting = link(EventFactory(), next_seq=5, acked_seq=2)  # changes 3 and 4 wait
+    link(EventFactory(), next_seq=5, acked_seq=4)  # all acknowledged
+    link(EventFactory(), next_seq=5, acked_seq=2, enabled=False)  # the director stopped it
+    link(EventFactory(), next_seq=5, acked_seq=2, refused="Token widerrufen")
+    EventFactory()  # never sent live
+
+    assert resume_pushes() == [waiting.event_id]
+    pushes = list(waiting_pushes())
+    assert [p.args_kwargs["kwargs"]["event_id"] for p in pushes] == [waiting.event_id]
+
+
+def test_a_push_already_waiting_is_brought_forward_not_doubled():
+    waiting = link(EventFactory(), next_seq=3, acked_seq=0, failures=6)
+    later = timezone.now() + timedelta(seconds=30)  # a backoff's retry from before the kill
+    sender.push_live.using(run_after=later).enqueue(event_id=waiting.event_id)
+
+    assert resume_pushes() == [waiting.event_id]
+    (push,) = waiting_pushes()
+    assert push.run_after <= timezone.now()
+
+
+def test_the_hall_worker_resumes_before_it_takes_tasks(monkeypatch):
+    """romme.hall's worker child calls resume_pushes, then runs db_worker."""
+    from romme import hall
+
+    calls = []
+    monkeypatch.setattr(hall, "_watch_parent", lambda: None)
+    monkeypatch.setattr("live.resume.resume_pushes", lambda: calls.append("resume") or [])
+    monkeypatch.setattr(hall, "_django", lambda: lambda name, **kw: calls.append(name))
+    assert hall.run_child("worker") == 0
+    assert calls == ["resume", "db_worker"]
+    calls.clear()
+    hall.run_child("backups")
+    assert calls == ["hall_backups"]
