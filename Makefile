@@ -27,7 +27,7 @@ run: $(VENV)/.runtime
 	@echo "Rommé Ledger is starting on http://$(HOST):$(PORT)/ (stop with Ctrl+C)"
 	@# Long exports are tasks: a worker beside the dev server takes them from the database
 	@# queue; it reloads on code changes like runserver and stops with it.
-	DEBUG=1 $(PY) manage.py db_worker & worker=$$!; \
+	DEBUG=1 $(PY) manage.py db_worker --queue-name "*" & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
@@ -52,7 +52,7 @@ lint: $(VENV)/.dev
 serve-prod: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput
-	$(PY) manage.py db_worker --no-reload & worker=$$!; \
+	$(PY) manage.py db_worker --no-reload --queue-name "*" & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(VENV)/bin/gunicorn romme.wsgi --bind $(HOST):$(PORT) --workers $${WORKERS:-3}
 

@@ -224,7 +224,7 @@ class Run:
         outcome = Outcome(PHASES["e"])
         self.director.phase = self.proxy.label = outcome.name
         worker = next(p for p in psutil.Process(self.laptop.pid).children(recursive=True)
-                      if "--child worker" in " ".join(p.cmdline()))  # fmt: skip
+                      if "--child live" in " ".join(p.cmdline()))  # fmt: skip
         worker.send_signal(signal.SIGSTOP)
         self.director.play()  # committed: the sheet entered and confirmed
         held = self.proxy.hold_next_batch()

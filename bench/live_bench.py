@@ -9,8 +9,9 @@ Two installations on this machine, as in a hall and at a federation:
   ``manage.py live_token``;
 * the laptop: the hall mode's settings (HALL_MODE=1, ROMME_DATA=a temporary folder: SQLite
   with WAL and synchronous=FULL) in this process, where the director's writes run through
-  the services, and the hall's worker child beside it (``python -m romme.hall --child worker``:
-  ``db_worker`` at lower priority; the sender is its ``push_live``).
+  the services, and the hall's worker children beside it (``python -m romme.hall --child
+  worker`` and ``--child live``: ``db_worker`` at lower priority, the live one running the
+  sender's ``push_live`` only).
 
 Two 400-player events (5 series of 5 rounds, 100 tables, 100 pairs, 25 teams) are paired
 with ``manage.py live_push`` (the first push). Then:
@@ -316,7 +317,7 @@ def main(argv=None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="romme-live-bench-"))
     folder = tmp / "laptop"
     server_env = _server_env(db_url)
-    processes: dict[str, subprocess.Popen | None] = {"server": None, "worker": None}
+    processes: dict[str, subprocess.Popen | None] = {"server": None, "worker": None, "live": None}
     log = open(tmp / "processes.log", "wb")  # noqa: SIM115 - closed in finally
     loads = [os.getloadavg()]
     try:
@@ -335,11 +336,13 @@ def main(argv=None) -> int:
                    "--to", f"http://127.0.0.1:{PORT}", "--token", token)  # fmt: skip
             first_push.append(time.perf_counter() - began)
         manage(laptop_env(folder), "collectstatic", "--noinput", "-v0")  # as the hall does
-        # The hall's own worker child (romme.hall: its priority below the web server's).
-        processes["worker"] = subprocess.Popen(
-            [sys.executable, "-m", "romme.hall", "--child", "worker", "--data", str(folder)],
-            cwd=ROOT, env=laptop_env(folder), stdin=subprocess.PIPE, stdout=log, stderr=log,
-        )  # fmt: skip
+        # The hall's own worker children (romme.hall: below the web server's priority; the
+        # pushes in a worker of their own).
+        for name in ("worker", "live"):
+            processes[name] = subprocess.Popen(
+                [sys.executable, "-m", "romme.hall", "--child", name, "--data", str(folder)],
+                cwd=ROOT, env=laptop_env(folder), stdin=subprocess.PIPE, stdout=log, stderr=log,
+            )  # fmt: skip
         server = Server(db_url)
         loads.append(os.getloadavg())
         visible = measure_visibility(server, event_a, director, visible_n)
@@ -357,7 +360,7 @@ def main(argv=None) -> int:
         loads.append(os.getloadavg())
         server.conn.close()
     finally:
-        for name in ("worker", "server"):
+        for name in ("worker", "live", "server"):
             stop(processes[name])
         log.close()
         errors = (tmp / "processes.log").read_text(errors="replace")

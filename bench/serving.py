@@ -203,7 +203,7 @@ def hall_cpu(process: subprocess.Popen) -> dict[tuple[str, int], float]:
             times = member.cpu_times()
         except psutil.Error:
             continue
-        role = next((n for n in ("worker", "backups") if f"--child {n}" in line), "hall")
+        role = next((n for n in ("worker", "live", "backups") if f"--child {n}" in line), "hall")
         spent[role, member.pid] = times.user + times.system
     return spent
 

@@ -444,9 +444,10 @@ def _remove_old_task_results() -> None:
     ).delete()
 
 
-# Before prints and exports that wait in the worker's queue: a push is short and what the
-# hall's audience waits for (a confirmation visible in 5 s, issue 28).
-@task(priority=50)
+# Its own queue (the hall's "live" worker) and, where one worker takes every queue, before
+# the prints and exports waiting there: a push is short and what the hall's audience waits
+# for (a confirmation visible in 5 s, issue 28).
+@task(priority=50, queue_name="live")
 def push_live(event_id: int) -> dict:
     """The worker's push of one event; asks for the next one (backoff, or at once when
     changes came in meanwhile)."""

@@ -10,10 +10,11 @@ from a desktop shortcut on Windows, from the Terminal on macOS and from make on 
   before it touches anything;
 - the secret key made on the first start, the database migrated, the static files
   collected (production settings: DEBUG off, whitenoise, CSP enforced);
-- two child processes started with the same Python: the task worker (long exports,
-  archive imports) and the backup loop (`hall_backups`). Each watches its standard input
-  and ends when the pipe closes, so that a hall killed hard leaves no orphans on any
-  system; a child that dies is started again;
+- three child processes started with the same Python: the task worker (long exports,
+  prints, archive imports) and the live results' worker (its pushes only, so a long print
+  never holds one up), both below the web server's priority, and the backup loop
+  (`hall_backups`). Each watches its standard input and ends when the pipe closes, so that
+  a hall killed hard leaves no orphans on any system; a child that dies is started again;
 - the web server in this process: waitress (threads, pure Python, runs on Windows and
   macOS), on all IPv4 addresses, never Django's runserver.
 """
@@ -29,8 +30,12 @@ import webbrowser
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-CHILDREN = ("worker", "backups")
+CHILDREN = ("worker", "live", "backups")
 RESTART_SECONDS = 5.0
+# The two workers run below the web server's priority: the director's saves and the phones
+# win the laptop's CPU (bench.live_bench, issue 28). The backup loop keeps its priority (a
+# backup is due every few minutes whatever the load).
+CHILD_NICENESS = 10
 
 
 def _say(text: str) -> None:
@@ -106,10 +111,14 @@ def _resume_live() -> None:
 
 def run_child(name: str) -> int:
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
+    if name != "backups" and hasattr(os, "nice"):  # (Windows has no nice)
+        os.nice(CHILD_NICENESS)
     call_command = _django()
-    if name == "worker":
+    if name == "worker":  # exports, prints, imports
+        call_command("db_worker", reload=False, queue_name="default")  # (reload=False: none)
+    elif name == "live":  # live results' pushes: never behind a long print (issue 28)
         _resume_live()
-        call_command("db_worker", reload=False)  # (no_reload=True would mean reload=True)
+        call_command("db_worker", reload=False, queue_name="live")
     else:
         call_command("hall_backups")
     return 0

@@ -314,7 +314,11 @@ HEALTH_MIN_FREE_MB = int(os.environ.get("HEALTH_MIN_FREE_MB", "200"))
 # Background tasks (long exports): django-tasks with its database backend, so the queue, the
 # progress and the finished files are in the one database every app server and every worker
 # (`manage.py db_worker`) shares; `make run` starts a worker beside the dev server.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Two queues: "default" (exports, prints, imports) and "live" (live results' pushes, short
+# and waited for by the hall's audience: the hall runs a worker of its own for them, so a
+# long print never holds a push up). One worker may take both (`--queue-name '*'`).
+TASK_QUEUES = ["default", "live"]
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": TASK_QUEUES}}
 # Processes that lay out one long PDF (standings, workbook, score sheets) in parallel; never
 # more than the machine's cores; 1 lays every PDF out in the requesting process.
 PDF_WORKERS = int(os.environ.get("PDF_WORKERS", "2"))

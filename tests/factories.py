@@ -90,4 +90,9 @@ def seated_table(series, participants, number=1):
 
 # Most tests run the export tasks inside `enqueue`; tests/exports/test_jobs.py runs a real
 # worker on the database backend the app is configured with.
-IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+IMMEDIATE_TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+        "QUEUES": ["default", "live"],
+    }
+}

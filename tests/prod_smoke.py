@@ -248,7 +248,8 @@ def run(args) -> int:
               "--timeout", "120", "--log-level", "warning"], log)
             for p, n in ((port, 2), (other_port, 1))
         ]  # fmt: skip
-        worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5"]
+        worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5",
+                  "--queue-name", "*"]  # fmt: skip
         commands.append((worker, worker_log))
         processes = [
             subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)

@@ -20,7 +20,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_download_an_archive_and_import_it_under_a_new_name(
     live_server, browser, settings, tmp_path, size
 ):
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "live"]}
+    }
     club = ClubFactory(name="Herz Dame Kassel", short_name="HDK")
     user_with_role(club, "organiser", username="leitung")
     event = generated(club, 8, series=2, confirmed_series=2)

@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_rule_set_change_waits_for_the_worker_then_shows_its_result(live_server, page, settings):
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "live"]}
+    }
     club = ClubFactory(name="Herz Dame Kassel", short_name="HDK")
     user_with_role(club, "organiser", username="orga")
     event = EventFactory(club=club, rounds_per_series=5)

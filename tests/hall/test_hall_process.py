@@ -154,7 +154,7 @@ def test_a_fresh_folder_becomes_a_hall(hall):
     with sqlite3.connect(folder / "romme.sqlite3") as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     names = {_cmd(p)[-5] for p in _children(process) if "--child" in _cmd(p)}
-    assert names == {"worker", "backups"}
+    assert names == {"worker", "live", "backups"}
 
 
 def _settled(folder: Path, quiet: float = 2.0, seconds: float = 30) -> list[str]:
@@ -212,11 +212,11 @@ def test_a_folder_that_cannot_be_written_is_refused_before_anything_starts(tmp_p
 
 
 def test_the_children_end_when_the_hall_is_killed_hard(hall):
-    """kill -9 of the hall (a crash, the task manager): its worker and backup loop see their
+    """kill -9 of the hall (a crash, the task manager): its workers and backup loop see their
     pipe close and end by themselves; nothing stays behind holding the database."""
     process, folder, port = hall
     children = [p for p in _children(process) if "--child" in _cmd(p)]
-    assert len(children) == 2
+    assert len(children) == 3  # the worker, the live results' worker, the backup loop
     process.kill()
     process.wait(timeout=10)
     _gone, alive = psutil.wait_procs(children, timeout=15)

@@ -50,16 +50,23 @@ def test_a_push_already_waiting_is_brought_forward_not_doubled():
     assert push.run_after <= timezone.now()
 
 
-def test_the_hall_worker_resumes_before_it_takes_tasks(monkeypatch):
-    """romme.hall's worker child calls resume_pushes, then runs db_worker."""
+def test_the_hall_live_worker_resumes_before_it_takes_tasks(monkeypatch):
+    """romme.hall's "live" child calls resume_pushes, then runs db_worker on the live queue;
+    the "worker" child takes the default queue; both workers lower their priority."""
     from romme import hall
 
     calls = []
     monkeypatch.setattr(hall, "_watch_parent", lambda: None)
+    monkeypatch.setattr(hall.os, "nice", lambda n: calls.append(("nice", n)), raising=False)
     monkeypatch.setattr("live.resume.resume_pushes", lambda: calls.append("resume") or [])
-    monkeypatch.setattr(hall, "_django", lambda: lambda name, **kw: calls.append(name))
+    monkeypatch.setattr(
+        hall, "_django", lambda: lambda name, **kw: calls.append((name, kw.get("queue_name")))
+    )
+    assert hall.run_child("live") == 0
+    assert calls == [("nice", hall.CHILD_NICENESS), "resume", ("db_worker", "live")]
+    calls.clear()
     assert hall.run_child("worker") == 0
-    assert calls == ["resume", "db_worker"]
+    assert calls == [("nice", hall.CHILD_NICENESS), ("db_worker", "default")]
     calls.clear()
     hall.run_child("backups")
-    assert calls == ["hall_backups"]
+    assert calls == [("hall_backups", None)]  # the backups keep their priority
