@@ -12,6 +12,8 @@ class FederationConfig(AppConfig):
         # federation), and a login notes whether the navigation shows "Verbände".
         from django.contrib.auth.signals import user_logged_in
 
+        # The ranking list, player card and qualification list join the exporter registry.
+        from federation import exports  # noqa: F401
         from federation.demo import seed_federation
         from federation.nav import note_login
         from scoring.demo.seed import demo_seeded

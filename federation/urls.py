@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -16,4 +16,6 @@ urlpatterns = [
     path("affiliations/<int:pk>/", views.affiliation_detail, name="affiliation_detail"),
     path("affiliations/<int:pk>/move/", views.affiliation_move, name="affiliation_move"),
     path("affiliations/<int:pk>/end/", views.affiliation_end, name="affiliation_end"),
+    path("", include("federation.ranking_urls")),
+    path("", include("federation.list_urls")),
 ]

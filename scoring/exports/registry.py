@@ -8,6 +8,7 @@ An exporter is a class with a `slug`, a `name`, a `scope` (the kind of object it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -93,7 +94,7 @@ def register(cls: type[Exporter]) -> type[Exporter]:
     for attribute in ("slug", "name", "scope"):
         if not getattr(cls, attribute, None):
             raise TypeError(f"{cls.__name__} needs a {attribute}")
-    if cls.scope not in SCOPE_NAMES:
+    if cls.scope not in SCOPE_NAMES and cls.scope not in APP_SCOPES:
         raise ValueError(f"{cls.__name__}.scope must be one of {SCOPE_NAMES}")
     existing = EXPORTERS.get(cls.slug)
     if existing is not None and type(existing).__qualname__ != cls.__qualname__:
@@ -137,6 +138,14 @@ class Scope:
             return obj.club
         return obj.event.club  # a series' or a category's event
 
+    def url(self, obj, slug: str = "", fmt: str = "") -> str:
+        """The export menu (no slug), or one export's download."""
+        from django.urls import reverse
+
+        if not slug:
+            return reverse("exports:menu", args=[self.name, obj.pk])
+        return reverse("exports:export", args=[self.name, obj.pk, slug, fmt])
+
 
 SCOPES = {
     "club": Scope("club", _("club")),
@@ -146,5 +155,30 @@ SCOPES = {
 }
 
 
-def scope_of(obj) -> Scope:
+@dataclass(frozen=True)
+class AppScope:
+    """A scope served by another app's own pages, which check that app's permissions (the
+    federation's ranking lists: roles per association, not per club). The generic export
+    pages and jobs never serve it. ``url(obj, slug, fmt)``: the page (no slug) or a download.
+    The object names its scope in ``export_scope``."""
+
+    name: str
+    label: Any
+    url: Callable[..., str]
+
+
+APP_SCOPES: dict[str, AppScope] = {}
+
+
+def register_scope(scope: AppScope) -> AppScope:
+    if scope.name in SCOPES:
+        raise ValueError(f"{scope.name!r} is a built-in scope")
+    APP_SCOPES[scope.name] = scope
+    return scope
+
+
+def scope_of(obj) -> Scope | AppScope:
+    name = getattr(obj, "export_scope", None)
+    if name in APP_SCOPES:
+        return APP_SCOPES[name]
     return SCOPES[type(obj)._meta.model_name]

@@ -8,7 +8,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import formats
 
 from scoring.exports.registry import Exporter, get_exporter, scope_of
@@ -100,8 +99,8 @@ def document_context(
         # (the whole title wrapped into the centre's "VORLÄUFIG").
         "running_title": title.removesuffix(f" – {header_text}") or title,
         "for_pdf": fmt == "pdf",
-        "menu_url": reverse("exports:menu", args=[scope.name, obj.pk]),
-        "pdf_url": reverse("exports:export", args=[scope.name, obj.pk, exporter.slug, "pdf"]),
+        "menu_url": scope.url(obj),
+        "pdf_url": scope.url(obj, exporter.slug, "pdf"),
         # Called by the template only if it shows the tables (custom layouts may not).
         "tables": lambda: [DisplayTable.of(t) for t in exporter.tables(obj)],
         "csp_nonce": csp_nonce,

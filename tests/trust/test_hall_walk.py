@@ -4,7 +4,9 @@ else, even with a director's login; the laptop itself reaches everything as befo
 
 import pytest
 
-from tests.trust.test_url_walk import PUBLIC, TOKEN, _snapshot, _urls
+from tests.trust.test_url_walk import PUBLIC, TOKEN, _federation, _snapshot, _urls  # noqa: F401
+
+# (_federation: the walk's federation rows, an autouse fixture there and here)
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +25,8 @@ FOR_PHONES = {
     "standings:api",
     "standings:version",
     "prizes:public_prizes",  # who won which prize, when the director shows it: a public page
+    # The federation's public pages are under /public/ too (empty on a club's laptop).
+    *(f"federation_public:{n}" for n in ("index", "calendar", "archive", "ranking", "card")),
 }
 REFUSAL = "opens on the tournament director's laptop only"
 

@@ -34,6 +34,15 @@ PUBLIC = {
     "standings:version": "the results version: a counter, no result",
     "hall:guide": "the hall guide: how phones reach the laptop, no data",
     "prizes:public_prizes": "the prize winners: published series only, when the plan shows them",
+    # Federation (issue 27, point 6): public rankings only; names, clubs and results only
+    "federation_public:index": "the public ranking lists",
+    "federation_public:calendar": "sanctioned events of public rankings: no results",
+    "federation_public:archive": "approved events of public rankings, searched by name only",
+    "federation_public:ranking": "a public ranking list: hidden players without name",
+    "federation_public:card": "a public card: name, club and results (none for hidden players)",
+    "federation_api:rankings": "the public rankings as JSON",
+    "federation_api:ranking": "a public ranking list as JSON: hidden players without name",
+    "federation_api:player": "a public card as JSON (none for hidden players)",
 }
 # Any logged-in user may read these: the shared registry of clubs, players, events and
 # seatings (no results), and standings limited to published series for outsiders.
@@ -51,6 +60,9 @@ REGISTRY = {
     "standings:season": "season ranking: published series only for outsiders",
     "tournaments:event_create": "a new event for one of the user's own clubs",
     "federation:association_list": "the associations the user holds a role in (none: empty)",
+    "federation:ranking_list": "the rankings of the user's associations (none: empty)",
+    "federation:review_queue": "what the user's own roles decide or submitted (none: empty)",
+    "federation_submit:matching_list": "players to match in the user's regions (none: empty)",
 }
 # Open to whoever holds a table's token (the QR on the table, issue 16): that table's sheet
 # in that series only. Walked here with a token of no table, which must open nothing.
@@ -74,6 +86,7 @@ ANY_ORGANISER = {
 LIVE_TOKEN = {
     "live:batches": "a laptop's batch of changes: its token's own event only",
     "live:status": "how far the server holds a laptop's event: its token's own event only",
+    "federation_submit:submissions": "an event from another installation: the token's club only",
 }
 
 # Not pages of the app.
@@ -174,6 +187,38 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "federation:role_revoke": {"pk": i["association_role"]},
         **{f"federation:{n}": {"pk": i["affiliation"]} for n in (
             "affiliation_detail", "affiliation_move", "affiliation_end")},
+        "federation_public:index": {}, "federation_public:calendar": {},
+        "federation_public:archive": {}, "federation_api:rankings": {},
+        **{n: {"pk": i["public_ranking"]} for n in (
+            "federation_public:ranking", "federation_api:ranking")},
+        **{n: {"pk": i["public_ranking"], "player": i["player"]} for n in (
+            "federation_public:card", "federation_api:player")},
+        "federation:ranking_list": {}, "federation:review_queue": {},
+        "federation:ranking_create": {"pk": i["association"]},
+        **{f"federation:{n}": {"pk": i["ranking"]} for n in (
+            "ranking_detail", "ranking_edit", "ranking_recompute", "ranking_history")},
+        "federation:status_request": {"event_pk": i["event"]},
+        **{f"federation:{n}": {"pk": i["ranking_status"]} for n in (
+            "status_detail", "status_decide", "status_submit")},
+        **{f"federation:{n}": {"pk": i["event_version"]} for n in (
+            "version_detail", "version_approve", "version_reject")},
+        # part "lists": the members' ranking list, player card, championships and prints
+        **{f"federation:{n}": {"pk": i["ranking"]} for n in (
+            "ranking_lines", "championship_create")},
+        "federation:ranking_lines_export": {"pk": i["ranking"], "fmt": "pdf"},
+        "federation:player_card": {"pk": i["ranking"], "player_pk": i["player"]},
+        "federation:player_card_export": {"pk": i["ranking"], "player_pk": i["player"],
+                                          "fmt": "xlsx"},
+        **{f"federation:{n}": {"pk": i["championship"]} for n in (
+            "championship_detail", "championship_edit", "championship_titles", "wildcard_add")},
+        "federation:championship_export": {"pk": i["championship"], "fmt": "pdf"},
+        "federation:wildcard_remove": {"pk": i["wildcard"]},
+        # part "submit": events from other installations
+        "federation_submit:submissions": {}, "federation_submit:matching_list": {},
+        "federation_submit:matching_row": {"pk": i["player_match"]},
+        "federation_submit:club_tokens": {"pk": i["club"]},
+        "federation_submit:token_revoke": {"pk": i["club_token"]},
+        "federation_submit:event_submit": {"pk": i["event"]},
     }  # fmt: skip
     if name in simple:
         return [simple[name]]
@@ -229,7 +274,38 @@ def _federation(world, club_a, organiser_a):
     role = AssociationRole.objects.create(
         user=UserFactory(username="landeswart"), association=region, role="officer"
     )
+    # A public ranking whose list names club A's player (its page and JSON are walked)
+    from federation.models import Ranking, RankingSnapshot
+
+    public = Ranking.objects.create(association=region, name="Öffentliche Rangliste")
+    player = world["ids"]["player"]
+    line = {"player": player, "name": "Gelistet", "club": "A", "regions": [region.pk], "rank": 1,
+            "value": "1", "listed": True, "hidden": False, "events_counted": 0, "best": "0",
+            "reason": "", "results": []}  # fmt: skip
+    RankingSnapshot.objects.create(ranking=public, number=1, as_of="2026-01-01", lines=[line])
+    world["ids"].update(public_ranking=public.pk)
     world["ids"].update(association=region.pk, affiliation=affiliation.pk, association_role=role.pk)
+    # A ranking of the region, club A's event asking for status, a version waiting for review.
+    from federation.models import EventVersion, Ranking, RankingStatus
+
+    ranking = Ranking.objects.create(association=region, name="Landesrangliste")
+    status = RankingStatus.objects.create(event_id=world["ids"]["event"], ranking=ranking)
+    version = EventVersion.objects.create(status=status, number=1, source="here")
+    world["ids"].update(ranking=ranking.pk, ranking_status=status.pk, event_version=version.pk)
+    # A championship of that ranking with a wildcard for club A's player (part "lists").
+    from federation.models import Championship, Wildcard
+
+    cup = Championship.objects.create(ranking=ranking, name="Landesmeisterschaft")
+    card = Wildcard.objects.create(championship=cup, player_id=player, reason="Gast")
+    world["ids"].update(championship=cup.pk, wildcard=card.pk)
+    # A submission of club A waiting for a player's match, and a club token (part "submit").
+    from federation.models import PlayerMatch, Submission
+    from live.tokens import issue_token
+
+    arrival = Submission.objects.create(club=club_a, source="api", origin="o", origin_event=1)
+    row = PlayerMatch.objects.create(submission=arrival, player_number="X-1", given_name="Ida",
+                                     family_name="Iser", problem="unknown")  # fmt: skip
+    world["ids"].update(player_match=row.pk, club_token=issue_token(club_a)[0].pk)
 
 
 def _text(response) -> str:
@@ -324,7 +400,7 @@ def test_every_federation_url_refuses_an_officer_of_another_region(client, world
     client.force_login(officer)
     walked = 0
     for name, url in _urls(world["ids"]):
-        if not name.startswith("federation:"):
+        if not name.startswith(("federation:", "federation_submit:")) or name in LIVE_TOKEN:
             continue
         walked += 1
         if name in REGISTRY:
@@ -335,4 +411,4 @@ def test_every_federation_url_refuses_an_officer_of_another_region(client, world
             response = getattr(client, method)(url)
             assert response.status_code in REFUSED, (name, url, method, response.status_code)
         assert _snapshot() == before, (name, url, "POST changed data")
-    assert walked == 11
+    assert walked == 41

@@ -1,0 +1,36 @@
+"""manage.py submit_event <event id> --to https://verband.example.org --token <token>
+
+Sends the event to the federation's installation (`federation.submit_client`). Exit 0
+when the server took it in, or holds it waiting for the ranking officer's matching (said
+so); exit 1 with the server's German reason otherwise."""
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from federation import submit_client
+from tournaments.models import Event
+
+
+class Command(BaseCommand):
+    help = "Send an event to the federation's installation (exit 0: it was taken or waits)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("event", type=int, help="the event's id on this installation")
+        parser.add_argument("--to", required=True, dest="server_url", help="the server address")
+        parser.add_argument("--token", required=True, help="the club token the federation showed")
+        parser.add_argument("--timeout", type=float, default=submit_client.TIMEOUT_S)
+
+    def handle(self, *args, event, server_url, token, timeout, **options):
+        found = Event.objects.filter(pk=event).first()
+        if found is None:
+            raise CommandError(_("There is no event %(id)s here.") % {"id": event})
+        sent = submit_client.submit(found, server_url, token, timeout=timeout)
+        if not sent.ok:
+            raise CommandError(sent.message)
+        if sent.waiting:
+            self.stdout.write(
+                _("The federation holds the event; players wait for the ranking officer's "
+                  "matching. %(message)s") % {"message": sent.message}
+            )  # fmt: skip
+        else:
+            self.stdout.write(sent.message or _("The federation took the event in."))

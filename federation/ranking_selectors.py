@@ -1,0 +1,111 @@
+"""What the ranking, status and review pages read (a fixed number of queries each)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from clubs.permissions import ORGANISER, clubs_with_role, has_role
+from scoring.rules.ranking import RankingSettings, describe
+
+from .models import EventVersion, Ranking, RankingSnapshot, RankingStatus
+from .permissions import associations_for, can_manage, can_view
+
+
+def rankings_visible(user):
+    """The rankings of every association the user may see."""
+    return Ranking.objects.filter(association__in=associations_for(user)).select_related(
+        "association"
+    )
+
+
+def setting_lines(settings_json) -> list[str]:
+    """Every setting as a German sentence (`describe`), numbers in German form."""
+
+    def show(name, value):
+        return str(value).replace(".", ",") if name == "factor" else str(value)
+
+    settings = RankingSettings.from_json(settings_json or {})
+    return [line.text(_, show) for line in describe(settings)]
+
+
+@dataclass
+class RankingPage:
+    ranking: Ranking
+    snapshot: RankingSnapshot | None
+    settings: list[str]
+    lines: list[dict]
+    can_manage: bool
+
+
+SORTS = {
+    "name": lambda ln: ln["name"].casefold(),
+    "club": lambda ln: (ln["club"].casefold(), ln["name"].casefold()),
+    "events": lambda ln: (-ln["events_counted"], not ln["listed"], ln["rank"] or 0),
+}
+
+
+def ranking_page(user, ranking: Ranking, sort: str = "rank") -> RankingPage:
+    snapshot = ranking.snapshots.order_by("-number").first()
+    lines = []
+    for line in snapshot.lines if snapshot else []:
+        counted = [r for r in line["results"] if r["counted"]]
+        dropped = [r for r in line["results"] if r["reason"] and not r["counted"]]
+        lines.append(
+            line
+            | {
+                "counted_points": [r["points"] for r in counted],
+                "dropped_points": [r["points"] for r in dropped],
+                "reason_text": _(line["reason"]) if line["reason"] else "",
+            }
+        )
+    if sort in SORTS:  # the snapshot's own order is by rank
+        lines.sort(key=SORTS[sort])
+    return RankingPage(
+        ranking=ranking,
+        snapshot=snapshot,
+        settings=setting_lines(ranking.settings),
+        lines=lines,
+        can_manage=can_manage(user, ranking.association),
+    )
+
+
+def may_see_status(user, status: RankingStatus) -> bool:
+    return can_view(user, status.ranking.association) or has_role(
+        user, status.event.club, ORGANISER
+    )
+
+
+def review_queue(user) -> dict:
+    """Requests and versions waiting for the user's decision (associations they manage)."""
+    managed = associations_for(user, "officer")
+    requests = (
+        RankingStatus.objects.filter(
+            ranking__association__in=managed, state=RankingStatus.State.REQUESTED
+        )
+        .select_related("event__club", "ranking__association")
+        .order_by("requested_at")
+    )
+    waiting = (
+        EventVersion.objects.filter(
+            status__ranking__association__in=managed, state=EventVersion.State.PENDING
+        )
+        .select_related("status__event__club", "status__ranking")
+        .order_by("submitted_at")
+    )
+    own = (
+        RankingStatus.objects.filter(event__club__in=clubs_with_role(user, ORGANISER))
+        .select_related("event", "ranking")
+        .order_by("-requested_at")[:100]
+    )
+    return {"requests": list(requests), "waiting": list(waiting), "own": list(own)}
+
+
+def ranking_versions(ranking: Ranking):
+    """Every version of the ranking's events with when it counted (the ranking's history)."""
+    return (
+        EventVersion.objects.filter(status__ranking=ranking)
+        .select_related("status__event", "submitted_by", "reviewed_by")
+        .order_by("-status__event__start_date", "status__event_id", "-number")
+    )

@@ -1,0 +1,51 @@
+"""What the matching pages read (issue 27, point 4): the submissions waiting for matching
+in the officer's subtree, and the players here a row may be matched to."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q
+
+from clubs.models import Player
+
+from .models import Affiliation, PlayerMatch, Submission
+from .permissions import OFFICER, associations_for
+
+SEARCH_LIMIT = 20
+
+
+def waiting_submissions(user):
+    """Submissions in "matching" of clubs the user's officer roles cover, oldest first,
+    with their rows (open first)."""
+    rows = Submission.objects.filter(state=Submission.State.MATCHING)
+    if not user.is_superuser:
+        regions = associations_for(user, OFFICER).values_list("pk", flat=True)
+        clubs = Affiliation.objects.filter(association__in=regions).values_list("club", flat=True)
+        rows = rows.filter(club__in=clubs)
+    all_rows = PlayerMatch.objects.select_related("player").order_by("state", "family_name")
+    return (
+        rows.select_related("club")
+        .prefetch_related(Prefetch("matches", queryset=all_rows, to_attr="rows"))
+        .order_by("received_at", "pk")
+        .defer("data")
+    )
+
+
+def match_row(pk: int):
+    return (
+        PlayerMatch.objects.select_related("submission__club", "player")
+        .defer("submission__data")
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def candidates(row: PlayerMatch, query: str = ""):
+    """Players here worth offering: the same number, the same name, or the search."""
+    query = (query or "").strip()[:100]
+    found = Player.objects.filter(
+        Q(player_number=row.player_number)
+        | Q(given_name__iexact=row.given_name, family_name__iexact=row.family_name)
+    )
+    if query:
+        found = found | Player.objects.matching(query)
+    return found.distinct().order_by("sort_key")[:SEARCH_LIMIT]

@@ -1,0 +1,18 @@
+"""Events from other installations (issue 27, point 4): the submissions endpoint, the
+officer's matching list, the club tokens, and the sending form on an event. Included at
+the root (romme/urls.py): the endpoint and the event's page live outside /federation/."""
+
+from django.urls import path
+
+from . import submit_api, submit_views
+
+app_name = "federation_submit"
+
+urlpatterns = [
+    path("api/federation/v1/submissions", submit_api.submissions_endpoint, name="submissions"),
+    path("federation/matching/", submit_views.matching_list, name="matching_list"),
+    path("federation/matching/<int:pk>/", submit_views.matching_row, name="matching_row"),
+    path("federation/clubs/<int:pk>/tokens/", submit_views.club_tokens, name="club_tokens"),
+    path("federation/tokens/<int:pk>/revoke/", submit_views.token_revoke, name="token_revoke"),
+    path("events/<int:pk>/submit/", submit_views.event_submit, name="event_submit"),
+]
