@@ -59,9 +59,10 @@ PHASES = {
     "e": "e. laptop killed after a commit",
     "f": "f. laptop's clock 2 h slow",
 }
-# 24 tables, then corrections: under STANDINGS_PRERENDER_MIN_PARTICIPANTS (100), whose PDF
-# prerender would hold the hall's one worker, and the pushes behind it, for minutes.
-PLAYERS = 96
+# 30 tables, then corrections: over STANDINGS_PRERENDER_MIN_PARTICIPANTS (100), so the
+# standings PDF is prerendered after confirmations in the hall's task worker while the live
+# worker pushes (with one worker for both, the pushes waited behind it for minutes).
+PLAYERS = 120
 REFUSED = "widerrufen"  # in the German refusal of a revoked token
 
 

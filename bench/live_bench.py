@@ -49,6 +49,7 @@ from pathlib import Path
 from bench.live_setup import (
     PORT,
     POSTGRES,
+    SERVER_NICE,
     Server,
     _server_env,
     create_server_db,
@@ -311,7 +312,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the laptop's folder")
+    parser.add_argument(
+        "--server-nice", type=int, default=0, help="the server's gunicorn at this niceness"
+    )
     args = parser.parse_args(argv)
+    SERVER_NICE[0] = args.server_nice
     visible_n, cost_n, backlog_series = (20, 20, 1) if args.quick else (100, 100, 5)
     db_url = os.environ.get("BENCH_LIVE_POSTGRES", POSTGRES)
     tmp = Path(tempfile.mkdtemp(prefix="romme-live-bench-"))
@@ -389,6 +394,7 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
     print(
         f"## Live results: SQLite laptop (hall mode) → gunicorn (2 workers) + PostgreSQL, "
         f"400 players, {os.cpu_count()} cores{' (--quick)' if args.quick else ''}"
+        + (f", the server's gunicorn at nice {args.server_nice}" if args.server_nice else "")
     )
     print("| measure | figure | target | verdict |")
     print("|---|---|---|---|")

@@ -80,12 +80,20 @@ def prepare_server(env: dict, club_name: str, short_name: str) -> int:
     return int(manage(env, "shell", "-c", code).splitlines()[-1])
 
 
+SERVER_NICE = [0]  # --server-nice: the server's gunicorn below the laptop's priority
+
+
 def start_server(env: dict, log) -> subprocess.Popen:
+    """gunicorn for the server. With ``--server-nice`` it runs at a lower priority, as a
+    stand-in for the server being another machine: the two share this one's cores, and the
+    director's cost is the laptop's alone (the server's PostgreSQL keeps its priority)."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    nice = SERVER_NICE[0]
     process = subprocess.Popen(
         [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2",
          "--timeout", "60", "--graceful-timeout", "5", "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=log,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
     )  # fmt: skip
     return wait_until_up(process, PORT, seconds=60)
 
