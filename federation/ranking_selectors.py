@@ -23,7 +23,11 @@ def rankings_visible(user):
 def setting_lines(settings_json) -> list[str]:
     """Every setting as a German sentence (`describe`), numbers in German form."""
 
+    classes = dict(RankingStatus.EventClass.choices)  # "ranking" → "Ranglistenturnier"
+
     def show(name, value):
+        if name == "event_class":
+            return str(classes.get(value, value))
         return str(value).replace(".", ",") if name == "factor" else str(value)
 
     settings = RankingSettings.from_json(settings_json or {})

@@ -145,3 +145,14 @@ def test_organiser_of_another_club_cannot_request(client, club_a, club_b, rankin
         {"ranking": ranking_a.pk, "event_class": "ranking"},
     )
     assert answer.status_code == 403 and not RankingStatus.objects.exists()
+
+
+def test_the_settings_name_the_event_classes_in_german():
+    from django.utils import translation
+
+    from federation.ranking_selectors import setting_lines
+
+    with translation.override("de"):
+        text = " ".join(setting_lines({}))
+    assert "„Ranglistenturnier“: 1" in text and "„Meisterschaft“: 2" in text
+    assert "„ranking“" not in text and "„championship“" not in text
