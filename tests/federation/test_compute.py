@@ -145,6 +145,13 @@ def test_approval_computes_on_commit(
     assert snap.versions == [version.pk] and len(snap.lines) == 8
     assert snap.reason == "approval"
     assert all(not ln["listed"] for ln in snap.lines)  # one event, two needed
+    # The worker read the new snapshot into the public pages' cache: no reader waits for it.
+    from django.core.cache import cache
+
+    from federation.public import ranking_state
+
+    state = ranking_state(ranking_a.pk)
+    assert cache.get(f"fedpub:lines:{state.stamp}:{state.snapshot_id}") is not None
 
 
 def test_one_waiting_task_per_ranking(ranking_a, django_capture_on_commit_callbacks):

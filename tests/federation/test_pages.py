@@ -24,6 +24,9 @@ def test_the_pages_speak_german(client, national_officer, region_a, affiliation_
     listing = client.get(reverse("federation:association_list"), **DE).content.decode()
     assert "Verbände" in listing and "Bundesverband" in listing and "Landesverband" in listing
     assert "Ranglistenwart" in listing  # the user's own role
+    for name in ("federation:ranking_list", "federation:review_queue",
+                 "federation_submit:matching_list"):  # fmt: skip
+        assert f'href="{reverse(name)}"' in listing, name  # the officer's ways on from here
     detail = client.get(region_a.get_absolute_url(), **DE).content.decode()
     assert club_a.name in detail and "Verein aufnehmen" in detail and "Betrachter" in detail
     assert "Einem Benutzer eine Rolle geben" in detail and 'name="reason"' in detail
