@@ -104,7 +104,7 @@ class Run:
 
         seeding = threading.Thread(target=laptop)
         seeding.start()
-        self.club, token = rig.prepare_server(self.db, static=True)
+        self.club, token = rig.prepare_server(self.db)
         self.server = rig.start_server(self.db, SERVER, self.server_log)
         seeding.join()
         self.seed, self.laptop = holder["seed"], holder["laptop"]

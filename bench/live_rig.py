@@ -141,7 +141,7 @@ def drop_db(db_url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def prepare_server(db_url: str, static: bool) -> tuple[int, str]:
+def prepare_server(db_url: str) -> tuple[int, str]:
     """A fresh database, migrated, with the laptop's club; (club id, a token)."""
     import psycopg
 
@@ -154,8 +154,9 @@ def prepare_server(db_url: str, static: bool) -> tuple[int, str]:
     code = (f"from clubs.models import Club; print(Club.objects.create(name={CLUB!r}, "
             f"short_name={SHORT!r}, town='Kassel').pk)")  # fmt: skip
     club = int(manage(env, "shell", "-c", code).splitlines()[-1])
-    if static:  # the public page needs the manifest; the API and the export do not
-        collect_static(env)
+    # Production settings render every HTML answer (a refusal too) with the manifest's static
+    # names: without it a page is a 500 (a fresh clone has none until collected).
+    collect_static(env)
     return club, new_token(db_url, club)
 
 

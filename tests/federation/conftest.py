@@ -6,7 +6,6 @@ import datetime as dt
 import pytest
 
 from federation.models import Affiliation, Association, AssociationRole
-from tests.browser.conftest import browser  # noqa: F401  (test_browser.py's Chromium)
 from tests.factories import UserFactory
 
 REASON = "Test"

@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 from django.utils import translation
 
 from bench.live_setup import _server_env, manage
-from bench.serving import ROOT, wait_until_up
+from bench.serving import ROOT, collect_static, wait_until_up
 from federation import submit_client
 from tests.federation.submit_helpers import people, played
 from tournaments.models import Event
@@ -90,6 +90,7 @@ def federation(tmp_path_factory):
     manage(env, "migrate", "--verbosity", "0")
     ids = json.loads(manage(env, "shell", "-c", PREPARE).splitlines()[-1])
     token = manage(env, "club_token", str(ids["club"]), "--label", "Vereinslaptop")
+    collect_static(env)  # production settings: an HTML answer needs the manifest
     log = open(folder / "server.log", "wb")  # noqa: SIM115 - closed below
     gunicorn = Path(sys.executable).with_name("gunicorn")
     process = subprocess.Popen(

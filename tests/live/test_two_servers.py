@@ -51,7 +51,7 @@ def two(tmp_path):
     seeding = threading.Thread(target=laptop)
     try:
         seeding.start()
-        _club, token = rig.prepare_server(db, static=False)
+        _club, token = rig.prepare_server(db)
         processes["server"] = rig.start_server(db, SERVER, log)
         seeding.join()
         assert "laptop" in processes, "the laptop did not start"
