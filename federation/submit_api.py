@@ -15,10 +15,8 @@ club's), the archive's own checks (400), the token's event (403). Every refusal 
 from __future__ import annotations
 
 import logging
-import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import JsonResponse
 from django.utils import translation
@@ -72,17 +70,8 @@ def _authenticate(request) -> LiveToken:
 def _rate_limit(token: LiveToken) -> None:
     """A few submissions a minute per token: each one may be a 20 MB archive."""
     per_minute = getattr(settings, "FEDERATION_SUBMISSIONS_PER_MINUTE", 10)
-    now = time.time()
-    window = int(now // 60)
-    key = f"federation-submit-rate:{token.pk}:{window}"
-    cache.add(key, 0, timeout=90)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=90)
-        count = 1
-    if count > per_minute:
-        retry_after = max(1, int((window + 1) * 60 - now) + 1)
+    retry_after = tokens.over_rate(token, "submit", per_minute)
+    if retry_after is not None:
         raise Refusal(
             429,
             _("Too many submissions with this token: at most %(max)d a minute.")

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import JsonResponse
@@ -93,17 +91,8 @@ def _authenticate(request) -> LiveToken:
 
 def _rate_limit(token: LiveToken) -> None:
     per_minute = getattr(settings, "LIVE_BATCHES_PER_MINUTE", 120)
-    now = time.time()
-    window = int(now // 60)
-    key = f"live-rate:{token.pk}:{window}"
-    cache.add(key, 0, timeout=90)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=90)
-        count = 1
-    if count > per_minute:
-        retry_after = max(1, int((window + 1) * 60 - now) + 1)
+    retry_after = tokens.over_rate(token, "live", per_minute)
+    if retry_after is not None:
         raise Refusal(
             429,
             _("Too many requests with this token: at most %(max)d a minute.") % {"max": per_minute},

@@ -110,6 +110,27 @@ def touch(token: LiveToken) -> None:
         token.last_used_at = now
 
 
+def over_rate(token: LiveToken, use: str, per_minute: int) -> int | None:
+    """Count one ``use`` ("live", "submit") of the token in this minute (the shared cache);
+    None while within ``per_minute``, else the seconds until the next minute."""
+    import time
+
+    from django.core.cache import cache
+
+    now = time.time()
+    window = int(now // 60)
+    key = f"token-rate:{use}:{token.pk}:{window}"
+    cache.add(key, 0, timeout=90)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=90)
+        count = 1
+    if count <= per_minute:
+        return None
+    return max(1, int((window + 1) * 60 - now) + 1)
+
+
 def bearer(request) -> str | None:
     """The secret of an ``Authorization: Bearer …`` header, or None."""
     header = request.META.get("HTTP_AUTHORIZATION", "")
