@@ -24,6 +24,8 @@ class Submission(models.Model):
         LIVE = "live", _("replicated live from the hall")
 
     class State(models.TextChoices):
+        # Stored by the API at once; the worker reads it (checks, matching, taking in).
+        RECEIVED = "received", _("received, being read")
         MATCHING = "matching", _("players to match")
         IMPORTED = "imported", _("taken in")
         REPLACED = "replaced", _("replaced by a newer arrival")
