@@ -1,6 +1,7 @@
 """The demo federation (`make run`): a national association with two regional ones, the demo
 clubs affiliated, and the demo organiser a ranking officer of one region (so trying the
-pages shows what a regional officer may and may not do).
+pages shows what a regional officer may and may not do), and rankings with approved
+events (`federation.demo_rankings`).
 
 Connected in `federation.apps.FederationConfig.ready` to `scoring.demo.seed.demo_seeded`.
 Written through the services by the demo administrator, and only once."""
@@ -11,9 +12,10 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 
-from clubs.models import Club, ClubRole
+from clubs.models import Club, ClubRole, Player
 
 from . import services
+from .demo_rankings import seed_rankings
 from .models import Association
 
 NATIONAL = "Deutscher Rommé-Verband (Demo)"
@@ -47,5 +49,10 @@ def seed_federation(sender=None, *, tournament=None, **kwargs) -> None:
         .select_related("user")
         .first()
     )
-    if organiser is not None:
-        services.grant_role(admin, regions[0], organiser.user, "officer", reason=REASON)
+    if organiser is None:
+        return
+    services.grant_role(admin, regions[0], organiser.user, "officer", reason=REASON)
+    clubs = list(Club.objects.filter(affiliation__association=regions[0]).order_by("pk"))
+    players = list(Player.objects.filter(active=True).order_by("player_number"))
+    if len(clubs) == 2 and len(players) >= 31:
+        seed_rankings(admin, organiser.user, regions, national, clubs, players, tournament)

@@ -61,7 +61,7 @@ def test_seed_demo_twice_changes_nothing(capsys):
     from scoring.models import Sheet
     from tournaments.models import Event
 
-    tournament = Event.objects.get(kind="tournament")
+    tournament = Event.objects.get(name="Kasseler Rommé-Open 2026")
     assert tournament.series.count() == 3
     assert set(
         Sheet.objects.filter(table__series__event=tournament).values_list("status", flat=True)
