@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import ClassVar
 
 from django.urls import reverse
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -112,7 +112,9 @@ def snapshot_facts(ranking: Ranking, snapshot) -> list[str]:
         facts.append(
             _("computed on %(when)s (version %(number)s)")
             % {
-                "when": formats.date_format(snapshot.computed_at, "SHORT_DATETIME_FORMAT"),
+                "when": formats.date_format(
+                    timezone.localtime(snapshot.computed_at), "SHORT_DATETIME_FORMAT"
+                ),
                 "number": snapshot.number,
             }
         )
