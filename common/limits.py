@@ -51,8 +51,9 @@ RATIO_FLOOR = 1024 * 1024  # small members (styles, themes) may compress very we
 CHUNK = 64 * 1024
 
 
-# C0 controls except TAB, LF and CR; DEL; C1 controls. NUL is among them.
-CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# C0 controls except TAB, LF and CR; DEL; C1 controls. NUL is among them. And a surrogate
+# without its pair (JSON's "\\ud800"): it has no UTF-8, so no database can store it.
+CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def limit(name: str) -> int:

@@ -19,4 +19,10 @@ class FederationConfig(AppConfig):
         from scoring.demo.seed import demo_seeded
 
         demo_seeded.connect(seed_federation, dispatch_uid="federation-demo")
+        # The import page offers "as a submission to the federation" (scoring imports nothing
+        # of federation).
+        from federation.submit_jobs import HANDOFF
+        from scoring.archive.handoff import register
+
+        register(HANDOFF)
         user_logged_in.connect(note_login, dispatch_uid="federation-nav")

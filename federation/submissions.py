@@ -1,9 +1,12 @@
 """Events from other installations (issue 27, point 4): an arrival is stored as a
-`Submission`, its players are matched (`federation.matching`), and once nothing is open it
-is taken in: the first time as a new event through the archive import, a re-send of the
-same (origin, event) by replacing the content of that same event (its row and pk stay, so
-its ranking status and history stay with it). Then every ranking status of the event that
-takes a version gets one for review (`status_services.submit_version`).
+`Submission` in state "received" (`store`, in the request), read by the worker
+(`federation.submit_jobs`: the archive's checks, then `take`), its players are matched
+(`federation.matching`), and once nothing is open it is taken in: the first time as a new
+event through the archive import, a re-send of the same (origin, event) by replacing the
+content of that same event (its row and pk stay, so its ranking status and history stay
+with it). Then every ranking status of the event that takes a version gets one for review
+(`status_services.submit_version`). A refusal found by the worker is kept (`refuse`) and
+changes nothing of the event.
 
 Replacing reuses the live apply's writer (`live.apply_rows.Writer`): it makes a stored
 event equal to a checked archive document, touching only what differs. The archive's
@@ -22,7 +25,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from clubs.models import Club, Player
 from common.history import save_with_history
@@ -32,10 +35,10 @@ from live.apply_rows import Refs, Writer
 from live.models import LiveToken, ReceivedEvent
 from scoring.archive.load import import_event
 from scoring.archive.validate import ArchiveError, validate
-from scoring.models import Sheet
 from tournaments.models import Event, Participant
 
 from . import matching, versions
+from . import submit_checks as checks
 from .models import EventVersion, PlayerMatch, RankingStatus, Submission
 from .permissions import can_manage
 from .services import clean_reason
@@ -53,93 +56,12 @@ def _message(text: str) -> str:
     return text[:MESSAGE_MAX]
 
 
-# ----- what arrives --------------------------------------------------------------------------
-
-
-def check_archive(data, club) -> dict:
-    """The archive's own checks (schema, references, every sheet through the rules) before
-    anything is stored; repeated player numbers are told apart for this check only (the
-    officer decides them). Returns the checked sheets' plans (by series and table index:
-    matching rewrites players only, so they stay valid). Raises ArchiveError, or
-    PermissionDenied for another club's event."""
-    short = data.get("event", {}).get("club", {}).get("short_name") if isinstance(
-        data.get("event"), dict) else None  # fmt: skip
-    if isinstance(short, str) and short != club.short_name:
-        raise PermissionDenied(
-            _("This token sends events of %(mine)s, not of %(other)s.")
-            % {"mine": club.short_name, "other": short[:40]}
-        )
-    plans = validate(matching.unique_numbers(data) if _has_players(data) else data)
-    _check_clubs(data)
-    return plans
-
-
-def _check_clubs(data: dict) -> None:
-    """The archive's other clubs (its players' clubs) must exist here: a submission never
-    creates clubs, as an organiser's upload never does (`scoring.archive.jobs`)."""
-    names = [other["short_name"] for other in data.get("clubs", [])]
-    known = set(Club.objects.filter(short_name__in=names).values_list("short_name", flat=True))
-    for i, name in enumerate(names):
-        if name not in known:
-            raise ArchiveError(
-                f"$.clubs[{i}].short_name",
-                _(
-                    "there is no club with the short name %(club)s here; ask the federation "
-                    "to register it before sending the event"
-                )
-                % {"club": repr(name)},
-            )
-
-
-def _has_players(data) -> bool:
-    return isinstance(data.get("players"), list) and isinstance(data.get("participants"), list)
-
-
-def _received(origin: str, origin_event: int) -> ReceivedEvent | None:
-    return (
-        ReceivedEvent.objects.select_related("event")
-        .filter(origin=origin, origin_event=origin_event)
-        .first()
-    )
-
-
-def _earlier_event(origin: str, origin_event: int) -> Event | None:
-    """The event an earlier arrival of the same (origin, event) was taken in as."""
-    earlier = (
-        Submission.objects.filter(origin=origin, origin_event=origin_event, event__isnull=False)
-        .select_related("event")
-        .order_by("-received_at", "-pk")
-        .first()
-    )
-    return earlier.event if earlier else None
-
-
-def _prepared_event(club, data) -> Event | None:
-    """The club's event here of the archive's name and date that nobody else brought in:
-    the one the organiser made here to ask for ranking status before playing elsewhere
-    (nothing scored here yet)."""
-    event_data = data.get("event") or {}
-    event = Event.objects.filter(
-        club=club, name=event_data.get("name"), start_date=event_data.get("start_date")
-    ).first()
-    if event is None or ReceivedEvent.objects.filter(event=event).exists():
-        return None
-    if Submission.objects.filter(event=event).exists():
-        return None  # taken in from another (origin, event): the import refuses a duplicate
-    if Sheet.objects.filter(table__series__event=event).exists():
-        return None  # played here: never overwritten by an arrival (the import refuses it)
-    return event
-
-
-def _check_token_event(token: LiveToken | None, event: Event | None) -> None:
-    """A token bound to one event (by a live push) submits that event only."""
-    bound = token is not None and token.event_id is not None
-    if bound and (event is None or event.pk != token.event_id):
-        raise PermissionDenied(_("This token belongs to another event."))
+# Stored in the request, shown on the status URL until the worker has read the archive.
+RECEIVED_MESSAGE = gettext_noop("Received; the federation's server is reading the archive.")
 
 
 @transaction.atomic
-def receive(
+def store(
     token: LiveToken | None,
     club,
     data: dict,
@@ -148,21 +70,10 @@ def receive(
     origin_event: int,
     source: str = Submission.Source.API,
     actor=None,
-    plans: dict | None = None,
 ) -> Submission:
-    """Store an arrival (``data`` passed `check_archive`) and take it in when no player
-    is open. Raises PermissionDenied (a token bound to another event) or ValidationError
-    (German message), with nothing stored."""
-    _serialise(club)
-    received = _received(origin, origin_event)
-    if received is not None:
-        return receive_live(token, club, origin=origin, origin_event=origin_event, actor=actor)
-    target = _earlier_event(origin, origin_event) or _prepared_event(club, data)
-    _check_token_event(token, target)
-    try:
-        found = matching.find_problems(data)
-    except matching.IdenticalTwice as error:
-        raise ValidationError(str(error)) from None
+    """The request's part: the arrival (``data`` passed `check_sender`) stored as
+    "received" with its archive; the worker reads it (`federation.submit_jobs`). No lock:
+    a request never waits for a take-in of the same club."""
     submission = Submission(
         club=club,
         token=token,
@@ -170,12 +81,97 @@ def receive(
         origin=origin,
         origin_event=origin_event,
         data=data,
+        state=State.RECEIVED,
+        message=_message(_(RECEIVED_MESSAGE)),
         received_by=actor if actor is not None and actor.is_authenticated else None,
     )
     save_with_history(submission, actor, reason(), clean=False)
+    return submission
+
+
+def newer_arrival(submission: Submission) -> bool:
+    """A later arrival of the same event is there (waiting, matching or taken in): it
+    replaces this one, which is not read at all."""
+    return Submission.objects.filter(
+        origin=submission.origin,
+        origin_event=submission.origin_event,
+        pk__gt=submission.pk,
+        state__in=(State.RECEIVED, State.MATCHING, State.IMPORTED),
+    ).exists()
+
+
+def _locked(pk: int, *, data: bool = True) -> Submission | None:
+    """The submission, its club's row locked first (as every take-in locks it)."""
+    club_id = Submission.objects.filter(pk=pk).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return None
+    Club.objects.select_for_update().filter(pk=club_id).first()
+    related = ("club", "token__created_by", "received_by")
+    rows = Submission.objects.select_for_update(of=("self",)).select_related(*related)
+    return (rows if data else rows.defer("data")).get(pk=pk)
+
+
+@transaction.atomic
+def skip_replaced(pk: int) -> bool:
+    """Mark a waiting arrival replaced when a later one of its event is there; whether
+    there is nothing (more) to read."""
+    submission = _locked(pk)
+    if submission is None or submission.state != State.RECEIVED:
+        return True
+    if not newer_arrival(submission):
+        return False
+    _replaced(submission)
+    return True
+
+
+def _replaced(submission: Submission) -> Submission:
+    submission.state, submission.data = State.REPLACED, {}
+    submission.message = _message(_("Replaced by a newer arrival of the same event."))
+    save_with_history(submission, None, reason(), clean=False)
+    return submission
+
+
+@transaction.atomic
+def refuse(pk: int, message: str) -> Submission | None:
+    """The worker's refusal of a waiting arrival: kept with the German reason, its archive
+    dropped; nothing of the event was changed (the take-in's transaction rolled back)."""
+    submission = Submission.objects.select_for_update().filter(pk=pk).first()
+    if submission is None or submission.state != State.RECEIVED:
+        return submission
+    submission.state, submission.data = State.REFUSED, {}
+    submission.message = _message(message)
+    save_with_history(submission, submission.received_by, reason(), clean=False)
+    return submission
+
+
+@transaction.atomic
+def take(pk: int, plans: dict | None = None, data: dict | None = None) -> Submission | None:
+    """The worker's part once the archive (``data``, as stored: not read again when given)
+    passed `check_archive` (``plans``): match the players and take the arrival in when
+    none is open. Raises PermissionDenied (a token bound to another event) or
+    ValidationError (German message); nothing is kept then."""
+    submission = _locked(pk, data=data is None)
+    if submission is None or submission.state != State.RECEIVED:
+        return submission
+    if data is not None:
+        submission.data = data
+    if newer_arrival(submission):
+        return _replaced(submission)
+    actor, data = submission.received_by, submission.data
+    received = checks.received_copy(submission.origin, submission.origin_event)
+    if received is not None:  # an archive sent for an event held here as a live copy
+        submission.source = Submission.Source.LIVE
+        return _take_live(submission, received, actor)
+    target = _target(submission, data)
+    checks.check_token_event(submission.token, target)
+    try:
+        found = matching.find_problems(data)
+    except matching.IdenticalTwice as error:
+        raise ValidationError(str(error)) from None
     _retire_waiting(submission)
     open_rows = _match_rows(submission, found, actor)
     if open_rows:
+        submission.state = State.MATCHING
         submission.message = _message(
             ngettext(
                 "%(count)d player waits for the ranking officer's matching.",
@@ -189,6 +185,11 @@ def receive(
     return _take_in(submission, actor, plans)
 
 
+def _target(submission: Submission, data: dict) -> Event | None:
+    earlier = checks.earlier_event(submission.origin, submission.origin_event)
+    return earlier or checks.prepared_event(submission.club, data)
+
+
 def _serialise(club) -> None:
     """One arrival or take-in of a club at a time: two first arrivals of one event at once
     would otherwise both create it (the club's row is the lock)."""
@@ -196,14 +197,16 @@ def _serialise(club) -> None:
 
 
 def _retire_waiting(submission: Submission) -> None:
-    """An older arrival of the same event still waiting for matching is replaced."""
+    """Older arrivals of the same event still waiting (to be read, or for matching) are
+    replaced by this one."""
     older = Submission.objects.filter(
-        origin=submission.origin, origin_event=submission.origin_event, state=State.MATCHING
-    ).exclude(pk=submission.pk)
+        origin=submission.origin,
+        origin_event=submission.origin_event,
+        pk__lt=submission.pk,
+        state__in=(State.RECEIVED, State.MATCHING),
+    )
     for row in older:
-        row.state, row.data = State.REPLACED, {}
-        row.message = _message(_("Replaced by a newer arrival of the same event."))
-        save_with_history(row, None, reason(), clean=False)
+        _replaced(row)
 
 
 def _match_rows(submission: Submission, found, actor) -> int:
@@ -243,25 +246,30 @@ def _match_rows(submission: Submission, found, actor) -> int:
 
 @transaction.atomic
 def receive_live(token, club, *, origin: str, origin_event: int, actor=None) -> Submission:
-    """A live-replicated event named for submission: its live copy is the event."""
+    """A live-replicated event named for submission: its live copy is the event. In the
+    request: no archive to check, only the versions to read (docs/federation.md)."""
     _serialise(club)
-    received = _received(origin, origin_event)
+    received = checks.received_copy(origin, origin_event)
     if received is None:
         raise ValidationError(
             _("This server holds no live copy of that event; send it with its archive.")
         )
-    if received.event.club_id != club.pk:
-        raise PermissionDenied(_("This token belongs to another club's event."))
-    _check_token_event(token, received.event)
     submission = Submission(
         club=club,
         token=token,
         source=Submission.Source.LIVE,
         origin=origin,
         origin_event=origin_event,
-        event=received.event,
         received_by=actor if actor is not None and actor.is_authenticated else None,
     )
+    return _take_live(submission, received, actor)
+
+
+def _take_live(submission: Submission, received: ReceivedEvent, actor) -> Submission:
+    if received.event.club_id != submission.club_id:
+        raise PermissionDenied(_("This token belongs to another club's event."))
+    checks.check_token_event(submission.token, received.event)
+    submission.event = received.event
     save_with_history(submission, actor, reason(), clean=False)
     _retire_waiting(submission)
     return _finish(submission, received.event, actor)
@@ -273,7 +281,8 @@ def receive_live(token, club, *, origin: str, origin_event: int, actor=None) -> 
 def _take_in(submission: Submission, actor, plans: dict | None = None) -> Submission:
     matches = list(submission.matches.select_related("player"))
     try:
-        document = matching.resolve_document(submission.data, matches)
+        # In place: the archive is dropped once taken in, and a refusal drops it too.
+        document = matching.resolve_document(submission.data, matches, in_place=True)
         # The arrival's checks hold for the rewritten players (a 400-player event's sheets
         # take seconds to check); a later decision by the officer checks again.
         plans = validate(document) if plans is None else plans
@@ -284,9 +293,7 @@ def _take_in(submission: Submission, actor, plans: dict | None = None) -> Submis
             _("The archive cannot be taken in – at %(path)s: %(message)s")
             % {"path": error.path, "message": error.message}
         ) from None
-    target = _earlier_event(submission.origin, submission.origin_event) or _prepared_event(
-        submission.club, document
-    )
+    target = _target(submission, document)
     history_actor = actor or (submission.token.created_by if submission.token_id else None)
     try:
         with transaction.atomic():

@@ -1,24 +1,35 @@
-"""POST /api/federation/v1/submissions: an event from another installation, sent with a
-club token (the live results' token: `live.tokens`; one kind of token for both).
+"""The submissions endpoint of the federation's installation (issue 27, point 4): an event
+from another installation, sent with a club token (the live results' token: `live.tokens`;
+one kind of token for both).
 
-Body: {"origin": <installation key>, "event": <its id there>, "archive": <the event
-archive>} or, for an event this server holds as a live copy, {"origin", "event",
-"live": true} without the archive. Checks, cheapest first, before anything is stored, as
+POST /api/federation/v1/submissions. Body: {"origin": <installation key>, "event": <its id
+there>, "archive": <the event archive>} or, for an event this server holds as a live copy,
+{"origin", "event", "live": true} without the archive. Checked at once, cheapest first, as
 the live endpoint does (`live.api`): the declared size (413), the token (401 unknown or
-revoked), the rate per token (429), the body's size and JSON limits (the archive import's
-`common.limits.load_json`: 413 / 400), the fields (400), the archive's club (403 another
-club's), the archive's own checks (400), the token's event (403). Every refusal is
-{"error": German text, "code": …}; the answer is {"state", "message", "submission",
-"event", "open"}. Plain Django JSON: the body must reach the limited reader unparsed.
+revoked), the rate per token (429), the body's size (413) and JSON with the number limits
+(400; the other archive limits of `common.limits` are the worker's: they take 1.5 s for a
+15 MB archive), the fields (400), the archive's outline (400), its club (403 another
+club's), its other clubs known here (400), the token's event (403). Then the arrival is
+stored as "received" and the worker reads it (`federation.submit_jobs`): 202 with
+{"state", "message", "submission", "event", "open", "status_url"}. A live copy is
+submitted in the request (no archive to check): 200. Every refusal is {"error": German
+text, "code": …, "path"}, and nothing is stored.
+
+GET /api/federation/v1/submissions/<id> with a token of the same club: the same body
+(404 for a submission of another club), rate-limited per token like the sending.
+Plain Django JSON: the body must reach the limited reader unparsed.
 """
 
 from __future__ import annotations
 
-import logging
+import codecs
+import json
+import re
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import JsonResponse
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -33,15 +44,15 @@ from live.server_services import moment
 from scoring.archive.jobs import _check_outline
 from scoring.archive.validate import ArchiveError
 
-from . import submissions
+from . import submissions, submit_jobs
+from . import submit_checks as checks
 from .models import PlayerMatch, Submission
-
-logger = logging.getLogger(__name__)
 
 TOKEN = "token"
 INVALID = "invalid"
 TOO_LARGE = "too_large"
 RATE = "rate"
+NOT_FOUND = "not_found"
 FIELDS = {"origin", "event", "archive", "live"}
 
 
@@ -98,14 +109,61 @@ def _read_body(request) -> dict:
     if len(content) > maximum:
         raise too_large
     try:
-        data = limits.load_json(content)
+        data = _parse(content)
     except limits.LimitExceeded as err:
         raise _invalid(str(err)) from None
-    except (ValueError, RecursionError):  # not JSON, not UTF-8
+    except RecursionError:
+        raise _invalid(
+            _("The data are nested deeper than %(max)d levels.")
+            % {"max": limits.limit("archive_depth")}
+        ) from None
+    except ValueError:  # not JSON, not UTF-8
         raise _invalid(_("The submission is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise _invalid(_("The submission must be a JSON object."))
     return data
+
+
+def _number(kind):
+    def parse(text: str):
+        if len(text) > limits.limit("archive_number_chars"):
+            raise limits.LimitExceeded(
+                _("A number has more than %(max)d digits.")
+                % {"max": limits.limit("archive_number_chars")},
+                "archive_number_chars",
+            )
+        return kind(text)
+
+    return parse
+
+
+def _constant(name: str):
+    raise limits.LimitExceeded(
+        _("“%(value)s” is not a number that can be stored.") % {"value": name}, "archive_number"
+    )
+
+
+# Escapes the database cannot store or the archive refuses, found in the raw text before
+# anything is stored (the worker's full scan comes later): a control character (PostgreSQL's
+# JSON refuses NUL) and a surrogate without its pair (no UTF-8 for it: SQLite fails).
+_ESCAPED_CONTROL = re.compile(r"\\u00(?:0[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])")
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _parse(content: bytes):
+    """JSON with the number limits (C speed: 0.35 s for 15 MB); depth beyond Python's
+    recursion limit is a RecursionError. The worker applies every archive limit."""
+    text = codecs.decode(content, "utf-8-sig")
+    control = _ESCAPED_CONTROL.search(text)
+    if control is not None:
+        limits.check_text(chr(int(control.group()[2:], 16)))  # raises LimitExceeded
+    if _LONE_SURROGATE.search(text) is not None:
+        raise ValueError("lone surrogate")
+    return json.loads(text, parse_int=_number(int), parse_float=_number(float),
+                      parse_constant=_constant)  # fmt: skip
 
 
 def read_submission(data: dict) -> tuple[str, int, dict | None]:
@@ -139,14 +197,16 @@ def read_submission(data: dict) -> tuple[str, int, dict | None]:
     return origin, event, archive
 
 
-def _body(submission: Submission) -> dict:
+def _body(request, submission: Submission) -> dict:
     open_rows = submission.matches.filter(state=PlayerMatch.State.OPEN).count()
+    path = reverse("federation_submit:submission_status", args=[submission.pk])
     return {
         "state": submission.state,
         "message": submission.message,
         "submission": submission.pk,
         "event": submission.event_id,
         "open": open_rows,
+        "status_url": request.build_absolute_uri(path),
     }
 
 
@@ -157,27 +217,53 @@ def _receive(request) -> JsonResponse:
     tokens.touch(token)
     try:
         if archive is None:
+            # No archive to check: only the versions are read (0.3 s for 400 players).
             submission = submissions.receive_live(
                 token, token.club, origin=origin, origin_event=event
             )
-        else:
-            try:
-                plans = submissions.check_archive(archive, token.club)
-            except ArchiveError as err:
-                raise _invalid(err.message, "$.archive" + err.path[1:]) from None
-            submission = submissions.receive(
-                token, token.club, archive, origin=origin, origin_event=event, plans=plans
-            )
+            return _answer(_body(request, submission), status=200)
+        try:
+            checks.check_sender(token, token.club, archive, origin=origin, origin_event=event)
+        except ArchiveError as err:
+            raise _invalid(err.message, "$.archive" + err.path[1:]) from None
+        submission = submissions.store(
+            token, token.club, archive, origin=origin, origin_event=event
+        )
     except PermissionDenied as err:
         raise Refusal(403, str(err), TOKEN) from None
     except ValidationError as err:
         raise _invalid("; ".join(err.messages)) from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        # Content the checks did not expect: refused like bad content, nothing stored.
-        logger.warning("federation: submission refused: %r", err, exc_info=True)
-        raise _invalid(_("The archive could not be read.")) from None
-    status = 202 if submission.state == Submission.State.MATCHING else 200
-    return _answer(_body(submission), status=status)
+    submit_jobs.enqueue(submission)
+    # Read again: a worker (or the tests' immediate backend) may be done already.
+    submission = Submission.objects.defer("data").get(pk=submission.pk)
+    return _answer(_body(request, submission), status=202)
+
+
+def _status(request, pk: int) -> JsonResponse:
+    token = _authenticate(request)
+    per_minute = getattr(settings, "FEDERATION_STATUS_PER_MINUTE", 120)
+    retry_after = tokens.over_rate(token, "submit-status", per_minute)
+    if retry_after is not None:
+        raise Refusal(
+            429,
+            _("Too many status requests with this token: at most %(max)d a minute.")
+            % {"max": per_minute},
+            RATE,
+            retry_after=retry_after,
+        )
+    submission = Submission.objects.defer("data").filter(pk=pk, club=token.club_id).first()
+    if submission is None:
+        raise Refusal(
+            404, _("This club has no submission number %(id)d here.") % {"id": pk}, NOT_FOUND
+        )
+    return _answer(_body(request, submission))
+
+
+def _refused_method(allowed: str) -> JsonResponse:
+    text = _("Send submissions with POST.") if allowed == "POST" else _("Ask with GET.")
+    response = _answer({"error": text, "code": INVALID}, status=405)
+    response["Allow"] = allowed
+    return response
 
 
 @csrf_exempt
@@ -186,12 +272,21 @@ def submissions_endpoint(request):
     """POST /api/federation/v1/submissions (module docstring)."""
     with translation.override("de"):
         if request.method != "POST":
-            response = _answer(
-                {"error": _("Send submissions with POST."), "code": INVALID}, status=405
-            )
-            response["Allow"] = "POST"
-            return response
+            return _refused_method("POST")
         try:
             return _receive(request)
+        except Refusal as refusal:
+            return refusal.response()
+
+
+@csrf_exempt
+@never_cache
+def submission_status(request, pk: int):
+    """GET /api/federation/v1/submissions/<id> (module docstring)."""
+    with translation.override("de"):
+        if request.method != "GET":
+            return _refused_method("GET")
+        try:
+            return _status(request, pk)
         except Refusal as refusal:
             return refusal.response()

@@ -3,10 +3,11 @@ in the officer's subtree, and the players here a row may be matched to."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q
+from django.db.models import Count, Prefetch, Q
 
 from clubs.models import Player
 
+from .club_tokens import may_manage_tokens
 from .models import Affiliation, PlayerMatch, Submission
 from .permissions import OFFICER, associations_for
 
@@ -49,3 +50,21 @@ def candidates(row: PlayerMatch, query: str = ""):
     if query:
         found = found | Player.objects.matching(query)
     return found.distinct().order_by("sort_key")[:SEARCH_LIMIT]
+
+
+def visible_submission(user, pk: int):
+    """A submission for its page (without the archive), with its open players counted:
+    for superusers, whoever uploaded it, the club's organisers and the ranking officers
+    of its region; None for anyone else (the page answers 404)."""
+    submission = (
+        Submission.objects.select_related("club__affiliation", "event", "received_by")
+        .defer("data")
+        .annotate(open_count=Count("matches", filter=Q(matches__state=PlayerMatch.State.OPEN)))
+        .filter(pk=pk)
+        .first()
+    )
+    if submission is None or not user.is_authenticated:
+        return None
+    if user.is_superuser or submission.received_by_id == user.pk:
+        return submission
+    return submission if may_manage_tokens(user, submission.club) else None

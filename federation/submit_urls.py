@@ -10,9 +10,20 @@ app_name = "federation_submit"
 
 urlpatterns = [
     path("api/federation/v1/submissions", submit_api.submissions_endpoint, name="submissions"),
+    path(
+        "api/federation/v1/submissions/<int:pk>",
+        submit_api.submission_status,
+        name="submission_status",
+    ),
+    path("federation/submissions/<int:pk>/", submit_views.submission_detail, name="submission"),
     path("federation/matching/", submit_views.matching_list, name="matching_list"),
     path("federation/matching/<int:pk>/", submit_views.matching_row, name="matching_row"),
     path("federation/clubs/<int:pk>/tokens/", submit_views.club_tokens, name="club_tokens"),
     path("federation/tokens/<int:pk>/revoke/", submit_views.token_revoke, name="token_revoke"),
     path("events/<int:pk>/submit/", submit_views.event_submit, name="event_submit"),
+    path(
+        "events/<int:pk>/submit/status/",
+        submit_views.event_submit_status,
+        name="event_submit_status",
+    ),
 ]

@@ -137,9 +137,16 @@ def token_revoke(request, pk):
     return redirect("federation_submit:club_tokens", pk=token.club_id)
 
 
+def _session_key(event_pk: int) -> str:
+    return f"federation-submit-{event_pk}"
+
+
 @login_required
 def event_submit(request, pk):
-    """ "An den Verband senden": the event's archive to the federation's installation."""
+    """ "An den Verband senden": the event's archive to the federation's installation. The
+    server answers at once and reads it in its worker; the page then shows its state on
+    `event_submit_status` (the address, token and submission kept in the session, which is
+    stored on the server, until the state is final)."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     require_role(request.user, event.club, ORGANISER)
     form = SendForm(request.POST or None)
@@ -148,7 +155,14 @@ def event_submit(request, pk):
         status = 400
         if form.is_valid():
             data = form.cleaned_data
-            sent = submit_client.submit(event, data["server_url"], data["token"])
+            sent = submit_client.submit(event, data["server_url"], data["token"], wait=False)
+            if sent.pending and sent.submission is not None:
+                request.session[_session_key(event.pk)] = {
+                    "url": data["server_url"].strip(),
+                    "token": data["token"].strip(),
+                    "submission": sent.submission,
+                }
+                return redirect("federation_submit:event_submit_status", pk=event.pk)
             if sent.ok:
                 messages.success(request, sent.message or _("The federation took the event in."))
                 return redirect("tournaments:event_detail", pk=event.pk)
@@ -156,3 +170,34 @@ def event_submit(request, pk):
     return render(
         request, "federation/submit_event.html", {"event": event, "form": form}, status=status
     )
+
+
+@login_required
+def event_submit_status(request, pk):
+    """The state of the event's last sending from this session, asked once per load (the
+    page reloads itself while the federation's worker reads the event)."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    require_role(request.user, event.club, ORGANISER)
+    kept = request.session.get(_session_key(event.pk))
+    if not isinstance(kept, dict):
+        messages.info(request, _("Nothing of this event is waiting at the federation's server."))
+        return redirect("federation_submit:event_submit", pk=event.pk)
+    sent = submit_client.ask(kept["url"], kept["token"], kept["submission"], timeout=5.0)
+    if not sent.pending and sent.status:  # final: the token is not kept any longer
+        del request.session[_session_key(event.pk)]
+    context = {"event": event, "sent": sent, "submission": kept["submission"]}
+    return render(request, "federation/submit_event_status.html", context)
+
+
+@login_required
+def submission_detail(request, pk):
+    """A submission on the federation's installation (the archive upload leads here)."""
+    submission = submit_selectors.visible_submission(request.user, pk)
+    if submission is None:
+        raise Http404(_("No such submission."))
+    context = {
+        "submission": submission,
+        "pending": submission.state == Submission.State.RECEIVED,
+        "may_match": submissions.may_match(request.user, submission),
+    }
+    return render(request, "federation/submit_status.html", context)

@@ -34,6 +34,13 @@ class ArchiveUploadForm(forms.Form):
         help_text=_("Run the whole import and report what it would create, but keep nothing."),
     )
 
+    def __init__(self, *args, handoff=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if handoff is not None:  # e.g. "as a submission to the federation" (archive.handoff)
+            self.fields["handoff"] = forms.BooleanField(
+                label=handoff.label, help_text=handoff.help_text, required=False
+            )
+
     def clean_file(self):
         upload = self.cleaned_data["file"]
         try:

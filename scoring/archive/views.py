@@ -18,8 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET
 
+from common import limits
+from scoring.archive import handoff as handoffs
 from scoring.archive import jobs
 from scoring.archive.forms import ArchiveUploadForm
+from scoring.archive.load import loads
 from scoring.archive.validate import ArchiveError
 from scoring.models import ArchiveImport
 
@@ -50,16 +53,20 @@ def refusal(path: str, message: str) -> str:
 
 @login_required
 def import_archive(request):
-    if not jobs.may_import(request.user):
+    handoff = handoffs.offered(request.user)
+    if not jobs.may_import(request.user) and handoff is None:
         raise PermissionDenied(_("You need the role “organiser” in a club to import events."))
     posted = request.method == "POST"
-    form = ArchiveUploadForm(request.POST, request.FILES) if posted else ArchiveUploadForm()
+    files = (request.POST, request.FILES) if posted else ()
+    form = ArchiveUploadForm(*files, handoff=handoff)
     status = 200
     if posted:
         status = 400
         if form.is_valid():
             upload = form.cleaned_data["file"]
             try:
+                if form.cleaned_data.get("handoff"):
+                    return redirect(handoff.take(request.user, _read(upload.read())))
                 job = jobs.queue_import(
                     request.user,
                     upload.name,
@@ -70,10 +77,24 @@ def import_archive(request):
             except ArchiveError as error:
                 form.add_error("file", refusal(error.path, error.message))
                 status = 403 if error.code == jobs.FORBIDDEN else 400
+            except PermissionDenied as error:  # may hand over, but not import
+                form.add_error(None, str(error))
+                status = 403
             else:
                 return redirect("archive:import_job", import_id=job.pk)
     context = {"form": form, "imports": jobs.recent_imports(request.user)}
     return render(request, "archive/import.html", context, status=status)
+
+
+def _read(content: bytes) -> dict:
+    """The upload for a handoff, checked as the import checks it in the request."""
+    try:
+        limits.check_size(len(content), "archive_bytes")
+    except limits.LimitExceeded as error:
+        raise ArchiveError("$", str(error)) from None
+    data = loads(content)
+    jobs._check_outline(data)
+    return data
 
 
 def _own(request, import_id) -> ArchiveImport:

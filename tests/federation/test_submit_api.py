@@ -1,6 +1,8 @@
 """POST /api/federation/v1/submissions: a club's event from another installation, sent with
 a club token. Bad input gets a German JSON error and stores nothing; a re-send replaces the
-same event (same pk, a new version for review); players are never merged silently."""
+same event (same pk, a new version for review); players are never merged silently. The
+worker's task runs at once here (immediate backend): the answer is 202 with the state the
+task left (tests/federation/test_submit_task.py: a task that has not run yet)."""
 
 import copy
 import json
@@ -13,6 +15,7 @@ from clubs.models import Player
 from federation.models import EventVersion, PlayerMatch, Ranking, RankingStatus, Submission
 from live.models import ReceivedEvent
 from live.tokens import issue_token
+from tests.factories import IMMEDIATE_TASKS
 from tests.federation.submit_helpers import (
     ORIGIN,
     URL,
@@ -32,6 +35,11 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fresh_rate():
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _tasks_at_once(settings):
+    settings.TASKS = IMMEDIATE_TASKS
 
 
 @pytest.fixture
@@ -59,9 +67,10 @@ def _nothing_stored(events_before):
 def test_first_arrival_is_imported_as_a_new_event(client, club_a, players, token):
     archive = elsewhere(club_a, players)
     response = post(client, token, body(archive))
-    assert response.status_code == 200, response.content
+    assert response.status_code == 202, response.content
     answer = response.json()
     assert answer["state"] == "imported" and answer["open"] == 0
+    assert answer["status_url"].endswith(f"{URL}/{answer['submission']}")
     assert answer["message"] == german(
         "Taken in as “%(event)s”; the event has no granted ranking status here, so "
         "nothing was submitted for review."
@@ -100,7 +109,7 @@ def test_resend_replaces_the_same_event_as_a_new_version(
     again["participants"].append(extra)
     kept = set(Participant.objects.filter(event_id=event_pk).values_list("pk", flat=True))
     second = post(client, token, body(again))
-    assert second.status_code == 200, second.content
+    assert second.status_code == 202, second.content
     assert second.json()["event"] == event_pk
     assert Event.objects.filter(name="Verbandsturnier").count() == 1
     event = Event.objects.get(pk=event_pk)
@@ -203,7 +212,7 @@ def test_token_bound_to_a_live_event_submits_that_event_only(client, club_a, pla
     assert response.status_code == 403
     # The live copy itself: named, not copied again.
     response = post(client, raw, {"origin": "c" * 32, "event": 3, "live": True})
-    assert response.status_code == 200, response.content
+    assert response.status_code == 200, response.content  # no archive: in the request
     submission = Submission.objects.get()
     assert submission.source == "live" and submission.event == mine and submission.data == {}
     assert Event.objects.filter(name="Live-Turnier").count() == 1
@@ -245,15 +254,22 @@ def test_hostile_bodies_are_400_in_german_and_store_nothing(client, token, conte
     _nothing_stored(events)
 
 
-def test_bad_sheet_in_the_archive_is_400_and_stores_nothing(client, club_a, players, token):
+def test_bad_sheet_in_the_archive_is_refused_by_the_task_and_changes_nothing(
+    client, club_a, players, token
+):
     archive = elsewhere(club_a, players)
     table = archive["series"][0]["tables"][0]
     table["seats"] = table["seats"][:1]
     events = Event.objects.count()
     response = post(client, token, body(archive))
-    assert response.status_code == 400
-    assert response.json()["path"].startswith("$.archive.series[0]")
-    _nothing_stored(events)
+    assert response.status_code == 202, response.content
+    answer = response.json()
+    assert answer["state"] == "refused" and answer["event"] is None
+    prefix = german("The archive cannot be taken in – at %(path)s: %(message)s").split("%")[0]
+    assert answer["message"].startswith(prefix + "$.series[0]")
+    submission = Submission.objects.get()
+    assert submission.state == "refused" and submission.data == {}
+    assert Event.objects.count() == events and PlayerMatch.objects.count() == 0
 
 
 def test_declared_size_over_the_limit_is_413(client, token):
@@ -353,7 +369,7 @@ def test_the_event_prepared_here_for_its_status_receives_the_content(
     )
     status = _status(prepared, region_a)
     response = post(client, token, body(archive))
-    assert response.status_code == 200, response.content
+    assert response.status_code == 202, response.content
     assert response.json()["event"] == prepared.pk
     assert Participant.objects.filter(event=prepared).count() == len(players)
     version = EventVersion.objects.get(status=status)
@@ -365,8 +381,9 @@ def test_an_event_played_here_is_never_overwritten_by_an_arrival(client, club_a,
     here = played(club_a, players, seed=5)  # same name and date, scored here
     before = archive_of(here)
     response = post(client, token, body(archive))
-    assert response.status_code == 400, response.content
-    assert str(here.pk) in response.json()["error"]
-    assert Submission.objects.count() == 0
+    assert response.status_code == 202, response.content
+    assert response.json()["state"] == "refused"
+    assert str(here.pk) in response.json()["message"]
+    assert Submission.objects.get().state == "refused"
     after = archive_of(here)
     assert after["series"] == before["series"] and after["participants"] == before["participants"]

@@ -1,15 +1,19 @@
 """manage.py submit_event against the federation's installation running as a real second
-process (gunicorn on 127.0.0.1, its own SQLite file in a tmp folder): the first send waits
-for the ranking officer's matching (exit 0, said so), the officer's decisions take it in,
-a corrected re-send replaces the same event there (same id, a new version for review), a
-wrong token exits 1 with the server's German reason. The sending side is this test's
-installation (pytest's database)."""
+process (gunicorn on 127.0.0.1 and its task worker `manage.py db_worker`, its own SQLite
+file in a tmp folder): the server answers "received" at once, the command asks the status
+URL until the worker has read the event; the first send waits for the ranking officer's
+matching (exit 0, said so), the officer's decisions take it in, a corrected re-send
+replaces the same event there (same id, a new version for review), a wrong token exits 1
+with the server's German reason. The page "An den Verband senden" sends and shows the
+state on its own page. The sending side is this test's installation (pytest's
+database)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -98,15 +102,27 @@ def federation(tmp_path_factory):
          "--timeout", "120", "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=log,
     )  # fmt: skip
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.2",
+         "--queue-name", "default"],
+        cwd=ROOT, env=env, stdout=log, stderr=log,
+    )  # fmt: skip
     try:
         wait_until_up(process, PORT, seconds=60)
         yield env, ids, token.splitlines()[-1]
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        for running in (process, worker):
+            running.terminate()
+        for running in (process, worker):
+            running.wait(timeout=30)
         log.close()
         text = (folder / "server.log").read_text(errors="replace")
         assert "Traceback" not in text, text[-3000:]
+
+
+def _german(msgid: str) -> str:
+    with translation.override("de"):
+        return translation.gettext(msgid)
 
 
 def _there(env, code: str) -> dict:
@@ -123,9 +139,12 @@ def test_submit_event_end_to_end(federation, club_a, capsys):
     env, ids, token = federation
     event = played(club_a, people(club_a), name="Kasseler Frühjahrsturnier")
 
-    # First send: every player is new to the federation's register; they wait.
+    # First send: every player is new to the federation's register; they wait. The
+    # command waited for the worker (the server's first answer is "received").
     out = _send(event, token, capsys)
-    assert out.strip()
+    held = _german("The federation holds the event; players wait for the ranking officer's "
+                   "matching. %(message)s")  # fmt: skip
+    assert out.startswith(held.split("%")[0]), out
     report = _there(env, REPORT)
     assert report["submissions"] == [["matching", "api"]] and report["events"] == []
 
@@ -193,3 +212,73 @@ def test_an_event_sent_live_to_that_server_is_named_not_copied(club_a):
     assert named["live"] is True and "archive" not in named and named["event"] == event.pk
     other = submit_client.payload(event, "https://verband.example.org")
     assert "live" not in other and other["archive"]["event"]["name"] == "Live gespielt"
+
+
+def test_the_send_page_shows_the_state_from_the_federation(federation, client, club_a):
+    from tests.factories import user_with_role
+
+    _env, _ids, token = federation
+    organiser = user_with_role(club_a, "organiser", username="org_sendet")
+    event = played(club_a, people(club_a, prefix="P"), name="Von der Seite gesendet")
+    client.force_login(organiser)
+    sent = client.post(f"/events/{event.pk}/submit/", {"server_url": URL, "token": token})
+    assert sent.status_code == 302, sent.content
+    status_url = f"/events/{event.pk}/submit/status/"
+    assert sent["Location"] == status_url
+    deadline = time.monotonic() + 60
+    while True:  # the page reloads itself while the federation's worker reads the event
+        text = client.get(status_url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        if 'data-submit-state="received"' not in text:
+            break
+        assert 'http-equiv="refresh"' in text
+        assert time.monotonic() < deadline, text
+        time.sleep(0.3)
+    assert 'data-submit-state="matching"' in text, text  # its players are new there
+    assert token not in text and 'http-equiv="refresh"' not in text
+    # The outcome was shown: the token is no longer kept in the session.
+    assert client.get(status_url).status_code == 302
+
+
+HERE = "https://verband.example.org"
+
+
+def _answers(monkeypatch, answers: list):
+    asked = []
+
+    def get_json(url, token, timeout):
+        asked.append(url)
+        answer = answers.pop(0) if len(answers) > 1 else answers[0]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    monkeypatch.setattr(submit_client.sender, "get_json", get_json)
+    monkeypatch.setattr(submit_client, "POLL_FIRST_S", 0.01)
+    return asked
+
+
+def test_following_gives_up_after_the_timeout(monkeypatch):
+    asked = _answers(monkeypatch, [(200, {"state": "received", "submission": 5, "message": "…"})])
+    sent = submit_client.follow(HERE, "t", 5, deadline=time.monotonic() + 0.3)
+    assert not sent.ok and sent.state == "received" and "5" in sent.message
+    assert asked and set(asked) == {f"{HERE}/api/federation/v1/submissions/5"}
+
+
+def test_following_asks_again_after_a_network_fault_or_a_busy_server(monkeypatch):
+    done = {"state": "imported", "message": "Übernommen", "submission": 5, "event": 9}
+    _answers(monkeypatch, [OSError("reset"), (503, {}), (429, {}), (200, done)])
+    sent = submit_client.follow(HERE, "t", 5, deadline=time.monotonic() + 10)
+    assert sent.ok and not sent.pending and sent.event == 9 and sent.message == "Übernommen"
+
+
+def test_a_refusal_while_following_ends_it(monkeypatch):
+    _answers(monkeypatch, [(401, {"error": "Widerrufen", "code": "token"})])
+    sent = submit_client.follow(HERE, "t", 5, deadline=time.monotonic() + 10)
+    assert not sent.ok and sent.message == "Widerrufen" and sent.status == 401
+
+
+def test_a_refused_submission_is_no_success(monkeypatch):
+    answer = {"state": "refused", "message": "Abgelehnt", "submission": 5}
+    _answers(monkeypatch, [(200, answer)])
+    sent = submit_client.follow(HERE, "t", 5, deadline=time.monotonic() + 10)
+    assert not sent.ok and sent.state == "refused" and sent.message == "Abgelehnt"

@@ -87,6 +87,7 @@ LIVE_TOKEN = {
     "live:batches": "a laptop's batch of changes: its token's own event only",
     "live:status": "how far the server holds a laptop's event: its token's own event only",
     "federation_submit:submissions": "an event from another installation: the token's club only",
+    "federation_submit:submission_status": "a submission's state: the token's club only",
 }
 
 # Not pages of the app.
@@ -219,6 +220,9 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "federation_submit:club_tokens": {"pk": i["club"]},
         "federation_submit:token_revoke": {"pk": i["club_token"]},
         "federation_submit:event_submit": {"pk": i["event"]},
+        "federation_submit:event_submit_status": {"pk": i["event"]},
+        "federation_submit:submission": {"pk": i["submission"]},
+        "federation_submit:submission_status": {"pk": i["submission"]},
     }  # fmt: skip
     if name in simple:
         return [simple[name]]
@@ -305,7 +309,8 @@ def _federation(world, club_a, organiser_a):
     arrival = Submission.objects.create(club=club_a, source="api", origin="o", origin_event=1)
     row = PlayerMatch.objects.create(submission=arrival, player_number="X-1", given_name="Ida",
                                      family_name="Iser", problem="unknown")  # fmt: skip
-    world["ids"].update(player_match=row.pk, club_token=issue_token(club_a)[0].pk)
+    world["ids"].update(player_match=row.pk, club_token=issue_token(club_a)[0].pk,
+                        submission=arrival.pk)  # fmt: skip
 
 
 def _text(response) -> str:
@@ -411,4 +416,4 @@ def test_every_federation_url_refuses_an_officer_of_another_region(client, world
             response = getattr(client, method)(url)
             assert response.status_code in REFUSED, (name, url, method, response.status_code)
         assert _snapshot() == before, (name, url, "POST changed data")
-    assert walked == 41
+    assert walked == 43
