@@ -5,6 +5,7 @@
     python -m bench --short         # CI: the small data set, a few runs, no budgets enforced
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme python -m bench   # on PostgreSQL
     python -m bench --db sqlite,postgresql   # both, one table with the ratio (bench/compare.py)
+    python -m bench.federation_scale [--quick]   # the federation at scale (issue 27, point 7)
 
 A fresh database is used (bench.harness.setup_django); nothing real is touched. Budgets
 come from the issues; "FAIL" marks a median over budget and the exit code is non-zero.

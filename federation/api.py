@@ -89,7 +89,7 @@ def ranking(request, state):
             return _json({"error": _("region must be the number of a regional association")}, 400)
         if region_id not in {r.pk for r in public.ranking_regions(state)}:
             raise Http404("no such region")
-    lines = public.region_lines(public.snapshot_lines(state), region_id)
+    lines = public.region_lines(state, region_id)
     return _json(
         {
             "ranking": {"id": state.pk, "name": state.name},

@@ -14,7 +14,7 @@ from scoring.rules.qualification import Wildcard as RuleWildcard
 from scoring.rules.qualification import qualify
 from scoring.rules.ranking import PlayerLine, RankingError
 
-from .lists import german, newest_snapshot, regions_of
+from .lists import german, newest_snapshot, regions_of, snapshot_lines
 from .models import Association, Championship, RankingSnapshot, Wildcard
 from .permissions import can_manage
 
@@ -111,7 +111,7 @@ def qualification_page(user, championship: Championship) -> QualificationPage:
         championship, snapshot, regions, wildcard_rows=cards,
         can_manage=user is not None and can_manage(user, ranking.association),
     )  # fmt: skip
-    lines = list(snapshot.lines) if snapshot else []
+    lines = snapshot_lines(snapshot, results=False)  # the lines without their results
     by_player = {line["player"]: line for line in lines}
     region_ids = {r.pk for r in regions}
     names = {r.pk: r.name for r in regions}

@@ -1,8 +1,12 @@
 """Computing a ranking list (issue 27, point 2): every approved EventVersion of the ranking
 through the pure rules (`scoring.rules.ranking.compute_ranking`) into a new
-RankingSnapshot, whose `lines` every page, print and JSON reads (format in
-docs/federation.md). Three queries read what it needs however many events and players:
-the versions with their events, the players with club and region, the hidden players.
+RankingSnapshot, whose `lines` (rows, `federation.snapshot_rows`) every page, print and JSON
+reads (format in docs/federation.md). A fixed number of queries read what it needs however
+many events and players: the versions with their events, the results of the versions not
+kept parsed from an earlier computation, the players with club and region, the hidden
+players. It also writes the players' OfficialResult rows of newly approved versions (and
+removes those of versions no longer approved). 10,000 players and 230,000 results: about
+2 s in a running worker (bench.federation_scale, docs/performance.md).
 
 `schedule_recompute` asks the task worker for it once the approval, rejection or settings
 change is committed: one waiting task per ranking, no request waits for it."""
@@ -11,9 +15,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from fractions import Fraction
 
 from django.db import transaction
-from django.db.models import Max, OuterRef, Q, Subquery
+from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django_tasks import TaskResultStatus, task
 
 from clubs.models import Membership, Player
@@ -23,6 +28,7 @@ from scoring.rules.ranking import (
     MIN_EVENTS,
     MIN_HANDS,
     SERIES_FEW,
+    UNITS,
     EventResult,
     RankingSettings,
     compute_ranking,
@@ -31,6 +37,8 @@ from scoring.rules.ranking import (
 from scoring.rules.ranking_settings import gettext_noop
 
 from .models import EventVersion, PublicHiding, Ranking, RankingSnapshot
+from .ranking_models import OfficialResult
+from .snapshot_rows import insert
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +54,10 @@ REASONS = {
 }
 
 
+# A result's status as (counted, reason) in the lines.
+_STATUS = {"counted": (True, "")} | {key: (False, text) for key, text in REASONS.items()}
+
+
 def _today() -> dt.date:
     from django.utils import timezone
 
@@ -53,7 +65,22 @@ def _today() -> dt.date:
 
 
 def _decimal(value) -> str:
-    return "" if value is None else str(shown(value))
+    if value is None:
+        return ""
+    if isinstance(value, Fraction) and UNITS % value.denominator == 0:
+        return _points(value.numerator * (UNITS // value.denominator))  # points: kept
+    return str(shown(value))
+
+
+_POINTS: dict[int, str] = {}
+
+
+def _points(units: int) -> str:
+    """The text of event points given in units (200,000 results, a few values: kept)."""
+    text = _POINTS.get(units)
+    if text is None:
+        text = _POINTS[units] = str(shown(Fraction(units, UNITS)))
+    return text
 
 
 def _players(ids, on: dt.date) -> dict[int, dict]:
@@ -77,30 +104,32 @@ def _players(ids, on: dt.date) -> dict[int, dict]:
     }
 
 
-def _result_line(scored, info: dict) -> dict:
-    version = info["version"]
-    status = scored[3]
-    return {
-        "version": version.pk,
-        "event": version.status.event_id,
-        "event_name": version.status.event.name,
-        "date": scored[0].date.isoformat(),
-        "place": scored[0].place,
-        "field": scored[0].field_size,
-        "points": _decimal(scored.points),
-        "counted": status == "counted",
-        "reason": "" if status == "counted" else REASONS.get(status, status),
-    }
+def _results(line, index: dict) -> list[list]:
+    """A line's results, newest first, packed against the snapshot's events (`index`:
+    event -> its position there, the events newest first; federation.snapshot_rows)."""
+    points = _POINTS  # 230,000 results: a look-up, no call, for the few values there are
+    out = [
+        [index[result.event], result.place, points.get(units) or _points(units),
+         *(_STATUS.get(status) or (False, status))]
+        for scored in (line.counted, line.dropped, line.excluded)
+        for result, units, _tied, status in scored
+    ]  # fmt: skip
+    out.sort()  # by the event's position: newest first (one result per event)
+    return out
 
 
-def build_lines(ranking, versions: list[EventVersion], players: dict, hidden) -> list[dict]:
-    """The snapshot's lines from the computed list (`scoring.rules.ranking.Ranking`)."""
-    by_event = {v.status.event_id: {"version": v} for v in versions}
+def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], list[list]]:
+    """The snapshot's lines from the computed list (`scoring.rules.ranking.Ranking`) and
+    its events, the lines' results packed against them (federation.snapshot_rows)."""
+    events, index = [], {}
+    newest_first = sorted(versions, key=lambda v: (v.status.event.start_date, v.status.event_id))
+    for v in reversed(newest_first):
+        event = v.status.event
+        index[event.pk] = len(events)
+        events.append([v.pk, event.pk, event.name, event.start_date.isoformat(), v.field_size])
     out = []
     for line in (*ranking.lines, *ranking.unlisted):
         person = players.get(line.player, {"name": "?", "club": "", "regions": []})
-        results = [*line.counted, *line.dropped, *line.excluded]
-        results.sort(key=lambda s: (s[0].date, s[0].event), reverse=True)
         out.append(
             {
                 "player": line.player,
@@ -114,44 +143,76 @@ def build_lines(ranking, versions: list[EventVersion], players: dict, hidden) ->
                 "events_counted": line.events_counted,
                 "best": _decimal(line.best),
                 "reason": REASONS.get(line.reason, line.reason) if line.reason else "",
-                "results": [_result_line(s, by_event[s[0].event]) for s in results],
+                "results": _results(line, index),
             }
         )
     # Listed by rank, the unlisted after them; then by name (a shared rank too).
     out.sort(key=lambda ln: (not ln["listed"], ln["rank"] or 0, ln["name"].casefold()))
-    return out
+    return out, events
+
+
+# A version's results never change once submitted (a correction is a new version), so the
+# worker keeps them parsed between computations: after one approval only the new version
+# is read and parsed. Keyed with what may change around them (the event's date, the class)
+# and the submission time (a rebuilt database reuses ids).
+_PARSED: dict[int, tuple[tuple, list[EventResult], int]] = {}
+
+
+def _facts(version: EventVersion) -> tuple:
+    status, event = version.status, version.status.event
+    return (event.pk, event.start_date, status.event_class, version.field_size,
+            version.series_count, version.submitted_at)  # fmt: skip
+
+
+def _parse(version: EventVersion, rows: list[dict]) -> list[EventResult]:
+    event, day, klass, size, series, _at = _facts(version)
+    return [
+        EventResult(row["player"], event, day, klass, size, row["place"],
+                    int(row.get("score", 0)), int(row.get("hands", 0)), series,
+                    bool(row.get("disqualified", False)))
+        for row in rows
+    ]  # fmt: skip
+
+
+def _read(ranking: Ranking):
+    """The ranking's approved versions (without their results), each one's EventResults,
+    and the results of the versions read now: those not kept from an earlier computation
+    or whose official results are not written yet (two queries)."""
+    written = OfficialResult.objects.filter(version=OuterRef("pk"))
+    versions = list(
+        EventVersion.objects.filter(status__ranking=ranking, state=EventVersion.State.APPROVED)
+        .select_related("status__event")
+        .defer("results")
+        .annotate(official=Exists(written))
+    )
+    parsed, todo = {}, []
+    for version in versions:
+        kept = _PARSED.get(version.pk)
+        if kept is not None and version.official and kept[0] == _facts(version):
+            parsed[version.pk] = kept[1]
+        else:
+            todo.append(version)
+    read = EventVersion.objects.filter(pk__in=[v.pk for v in todo]).values_list("pk", "results")
+    read = dict(read) if todo else {}
+    for version in todo:
+        parsed[version.pk] = _parse(version, read[version.pk])
+        _PARSED[version.pk] = (_facts(version), parsed[version.pk], ranking.pk)
+    for pk in [pk for pk, kept in _PARSED.items() if kept[2] == ranking.pk and pk not in parsed]:
+        del _PARSED[pk]  # no longer approved
+    return versions, parsed, read
 
 
 def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
     """A new snapshot of the ranking from its approved versions (module docstring)."""
     settings = RankingSettings.from_json(ranking.settings or {})
     as_of = ranking.as_of or _today()
-    versions = list(
-        EventVersion.objects.filter(
-            status__ranking=ranking, state=EventVersion.State.APPROVED
-        ).select_related("status__event")
-    )
+    versions, parsed, read = _read(ranking)
     results = []
     for version in versions:
-        status, event = version.status, version.status.event
-        if status.event_class not in settings.class_factors:
-            continue  # a class this ranking no longer counts
-        for row in version.results:
-            results.append(
-                EventResult(
-                    player=row["player"],
-                    event=event.pk,
-                    date=event.start_date,
-                    event_class=status.event_class,
-                    field_size=version.field_size,
-                    place=row["place"],
-                    score=int(row.get("score", 0)),
-                    hands=int(row.get("hands", 0)),
-                    series=version.series_count,
-                    disqualified=bool(row.get("disqualified", False)),
-                )
-            )
-    ids = {r.player for r in results}
+        if version.status.event_class in settings.class_factors:
+            results += parsed[version.pk]  # else: a class this ranking no longer counts
+    # Every player of the versions (a class no longer counted too: their official results).
+    ids = {result.player for rows in parsed.values() for result in rows}
     hidden = (
         set(PublicHiding.objects.filter(player_id__in=ids).values_list("player_id", flat=True))
         if ids
@@ -159,8 +220,9 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
     )
     computed = compute_ranking(results, settings, as_of, hidden=hidden)
     players = _players(ids, as_of) if ids else {}
-    lines = build_lines(computed, versions, players, hidden)
+    lines, events = build_lines(computed, versions, players, hidden)
     with transaction.atomic():
+        _official_results(ranking, versions, read, players)
         # The ranking's row lock gives each computation its own number.
         Ranking.objects.select_for_update().filter(pk=ranking.pk).first()
         number = (ranking.snapshots.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -170,9 +232,28 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
             as_of=as_of,
             settings=settings.as_json(),
             versions=sorted(v.pk for v in versions),
+            events=events,
             lines=lines,
             reason=(reason or "")[:200],
         )
+
+
+def _official_results(ranking: Ranking, versions, read: dict, players: dict) -> None:
+    """The players' OfficialResult rows of the ranking's approved versions: those of a
+    version no longer approved go, a newly approved version's come (`read`: the results of
+    the versions read now; two queries)."""
+    OfficialResult.objects.filter(version__status__ranking=ranking).exclude(
+        version__state=EventVersion.State.APPROVED
+    ).delete()
+    rows = [
+        (version.pk, row["player"], version.status.event.start_date.isoformat(), row.get("place"))
+        for version in versions
+        if not version.official
+        for row in read[version.pk]
+        if row["player"] in players
+    ]
+    insert(OfficialResult, ("version", "player", "date", "place"), rows, casts={"date": "date"},
+           skip_conflicts=True)  # fmt: skip
 
 
 # ----- the task ----------------------------------------------------------------------------
@@ -212,11 +293,6 @@ def recompute_ranking(ranking_id: int, reason: str = "") -> dict:
         return {"state": "gone"}
     snapshot = recompute(ranking, reason)
     log.info("ranking %s computed: snapshot %s", ranking_id, snapshot.number)
-    # The public pages' first reader would parse the whole snapshot (0.3-0.5 s for 10,000
-    # players: bench.federation_public_bench); the worker reads it into the cache instead.
-    from federation.public import ranking_state, snapshot_lines
-
-    state = ranking_state(ranking_id)
-    if state is not None:
-        snapshot_lines(state)
-    return {"state": "done", "number": snapshot.number, "lines": len(snapshot.lines)}
+    # A list page reads one page of the snapshot's rows and a card one row: no first
+    # reader waits for the whole snapshot, so nothing is read into the cache here.
+    return {"state": "done", "number": snapshot.number, "lines": snapshot.rows.count()}

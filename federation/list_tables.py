@@ -6,6 +6,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django_tables2.data import TableListData
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
@@ -21,17 +22,27 @@ class RankingLinesTable(tables.Table):
 
     class Meta:
         attrs = {"class": "data-table", "data-ranking-list": ""}
+        # The cells written out there (the render_ methods below say the same for others).
+        template_name = "federation/_ranking_lines_table.html"
         empty_text = _("Nobody is listed yet.")
 
     def __init__(self, lines, ranking, *, regional=False, **kwargs):
         self.ranking_pk = ranking.pk
-        rows = [
-            line | {"points": Decimal(line["value"] or 0), "sort_name": line["name"].casefold(),
-                    "sort_club": (line["club"] or "").casefold()}
-            for line in lines
-        ]  # fmt: skip
+        if hasattr(lines, "prepare"):  # federation.lists.LazyLines: rows made a slice at a time
+            lines.prepare = lambda chosen: [self.row(line) for line in chosen]
+            rows = TableListData(lines)
+        else:
+            rows = [self.row(line) for line in lines]
         exclude = () if regional else ("national_rank",)
+        self.regional = regional
+        # A card's address without the player ("…/players/"): one reverse() for the page.
+        self.card_prefix = reverse("federation:player_card", args=[ranking.pk, 0])[:-2]
         super().__init__(rows, exclude=exclude, **kwargs)
+
+    @staticmethod
+    def row(line: dict) -> dict:
+        return line | {"points": Decimal(line["value"] or 0), "sort_name": line["name"].casefold(),
+                       "sort_club": (line["club"] or "").casefold()}  # fmt: skip
 
     def render_name(self, record):
         url = reverse("federation:player_card", args=[self.ranking_pk, record["player"]])

@@ -31,9 +31,11 @@ from .exports import (
     RankingListExporter,
 )
 from .list_tables import RankingLinesTable
-from .lists import UnknownRegion, player_card, ranking_list, regions_of
+from .lists import UnknownRegion, add_results, player_card, ranking_list, regions_of
 from .models import Championship, Ranking, Wildcard
 from .permissions import require_manage, require_view
+
+LIST_PAGE_SIZE = 100  # lines a page (the prints hold the whole list)
 
 
 def _ranking(request, pk) -> Ranking:
@@ -52,9 +54,11 @@ def _championship(request, pk, *, manage=False) -> Championship:
     return championship
 
 
-def _list_page(request, ranking):
+def _list_page(request, ranking, *, results=True, lazy=False):
     try:
-        return ranking_list(request.user, ranking, request.GET.get("region"))
+        return ranking_list(
+            request.user, ranking, request.GET.get("region"), results=results, lazy=lazy
+        )
     except UnknownRegion as error:
         raise Http404(_("This ranking has no such regional association.")) from error
 
@@ -74,9 +78,12 @@ def _download(request, exporter, doc, fmt: str) -> HttpResponse:
 @require_GET
 def ranking_lines(request, pk):
     ranking = _ranking(request, pk)
-    page = _list_page(request, ranking)
+    page = _list_page(request, ranking, results=False, lazy=True)
     table = RankingLinesTable(page.listed, ranking, regional=page.region is not None)
-    RequestConfig(request, paginate=False).configure(table)
+    RequestConfig(request, paginate={"per_page": LIST_PAGE_SIZE}).configure(table)
+    # The results of the lines shown (one page, the unlisted ones): one more query.
+    shown = [row.record for row in table.page.object_list] if page.listed else []
+    add_results(page.snapshot, shown + page.unlisted, page.region and page.region.pk)
     championships = list(ranking.championships.order_by("name"))
     context = {"page": page, "table": table, "championships": championships}
     return render(request, "federation/list_ranking.html", context)

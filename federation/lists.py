@@ -15,12 +15,41 @@ from django.utils.translation import gettext as _
 from clubs.models import Player
 from scoring.rules.ranking import PlayerLine, rerank
 
-from .models import Association, EventVersion, Ranking, RankingSnapshot
+from .models import Association, Ranking, RankingSnapshot
 from .permissions import can_manage
+from .ranking_models import OfficialResult as OfficialRow
+from .ranking_models import SnapshotLine
+from .snapshot_rows import read_lines, unpack
 
 
 def newest_snapshot(ranking: Ranking) -> RankingSnapshot | None:
     return RankingSnapshot.objects.filter(ranking=ranking).order_by("-number").first()
+
+
+def snapshot_lines(snapshot, region_id=None, *, results: bool = True) -> list[dict]:
+    """The snapshot's lines in its order, all or those of one region's clubs, with or
+    without their results (one query on its rows)."""
+    if snapshot is None:
+        return []
+    if results:
+        rows = read_lines(SnapshotLine, snapshot.pk, region_id, results=True)
+        return [line | {"results": unpack(found, snapshot.events)} for line, found in rows]
+    return read_lines(SnapshotLine, snapshot.pk, region_id)
+
+
+def add_results(snapshot, lines: list[dict], region_id=None) -> None:
+    """What a page shows of the results (`results_text`, `dropped`) added to `lines` read
+    without them: one query for these lines and every unlisted one (the region's)."""
+    if snapshot is None:
+        return
+    unlisted = Q(listed=False) & (Q() if region_id is None else Q(region=region_id))
+    rows = SnapshotLine.objects.filter(
+        Q(player__in=[ln["player"] for ln in lines if ln["listed"]]) | unlisted,
+        snapshot=snapshot,
+    )
+    found = dict(rows.values_list("player", "results"))
+    for line in lines:
+        line.update(results_fields(unpack(found.get(line["player"], []), snapshot.events)))
 
 
 def regions_of(ranking: Ranking) -> list[Association]:
@@ -81,14 +110,23 @@ def german(number: str) -> str:
     return (number or "").replace(".", ",")
 
 
+def results_fields(results: list[dict]) -> dict:
+    return {
+        "results_text": german(results_text(results)),
+        "dropped": sum(1 for r in results if not r["counted"] and r["reason"]),
+    }
+
+
 def decorate(line: dict) -> dict:
-    """A line with what the page and print show beside the stored values."""
-    return line | {
+    """A line with what the page and print show beside the stored values (of the results
+    only when the line has them: `add_results` adds them later)."""
+    out = line | {
         "value_text": german(line["value"]),
-        "results_text": german(results_text(line["results"])),
-        "dropped": sum(1 for r in line["results"] if not r["counted"] and r["reason"]),
         "reason_text": _(line["reason"]) if line["reason"] else "",
     }
+    if "results" in line:
+        out.update(results_fields(line["results"]))
+    return out
 
 
 SORTS = {
@@ -117,9 +155,64 @@ class UnknownRegion(ValueError):
     """A ?region= that is not one of the ranking's regions."""
 
 
-def ranking_list(user, ranking: Ranking, region_id=None, sort: str = "") -> ListPage:
-    """The newest list, national or of one region (`UnknownRegion` for another id). Three
-    queries: snapshot, regions, the role (cached per request; `user` None: a print)."""
+class LazyLines:
+    """A snapshot's lines (the listed ones, the unlisted or all) decorated, in its order, for
+    a page that shows a slice of them: a count and the slice's rows are read (two queries);
+    all of them only when sorted (`sort`, as django-tables2 and the ranking page do).
+    ``prepare`` turns decorated lines into what the page shows (a table's rows)."""
+
+    def __init__(self, snapshot, listed: bool | None = True, prepare=None):
+        self.snapshot, self.listed, self.prepare = snapshot, listed, prepare or (lambda x: x)
+        self._all: list | None = None
+        self._count: int | None = None
+
+    def _rows(self):
+        rows = SnapshotLine.objects.filter(snapshot=self.snapshot).order_by("position")
+        return rows if self.listed is None else rows.filter(listed=self.listed)
+
+    def __len__(self) -> int:
+        if self._all is not None:
+            return len(self._all)
+        if self._count is None:
+            self._count = self._rows().count()
+        return self._count
+
+    def __getitem__(self, key):
+        if self._all is not None:
+            return self._all[key]
+        if not isinstance(key, slice):
+            return self[key : key + 1][0]
+        found = self._rows().values_list("line", flat=True)[key]
+        return self.prepare([decorate(line) for line in found])
+
+    def __iter__(self):
+        return iter(self.everything())
+
+    def everything(self) -> list:
+        if self._all is None:
+            lines = read_lines(SnapshotLine, self.snapshot.pk)
+            chosen = [ln for ln in lines if self.listed is None or ln["listed"] == self.listed]
+            self._all = self.prepare([decorate(line) for line in chosen])
+        return self._all
+
+    def sort(self, key, reverse: bool = False) -> None:
+        self.everything().sort(key=key, reverse=reverse)
+
+
+def ranking_list(
+    user,
+    ranking: Ranking,
+    region_id=None,
+    sort: str = "",
+    *,
+    results: bool = True,
+    lazy: bool = False,
+) -> ListPage:
+    """The newest list, national or of one region (`UnknownRegion` for another id). Four
+    queries: snapshot, its lines, regions, the role (cached per request; `user` None: a
+    print). ``results=False``: the lines without their results (a page adds them for the
+    lines it shows, `add_results`). ``lazy``: a national list's listed lines as
+    `LazyLines` (a page reads its slice; the unlisted ones are read at once)."""  # fmt: skip
     regions = regions_of(ranking)
     region = None
     if region_id not in (None, ""):
@@ -127,7 +220,15 @@ def ranking_list(user, ranking: Ranking, region_id=None, sort: str = "") -> List
         if region is None:
             raise UnknownRegion(region_id)
     snapshot = newest_snapshot(ranking)
-    lines = list(snapshot.lines) if snapshot else []
+    manage = user is not None and can_manage(user, ranking.association)
+    if lazy and region is None and snapshot is not None:
+        listed = LazyLines(snapshot, listed=True)
+        if sort in SORTS:
+            listed.sort(key=SORTS[sort])
+        unlisted = [decorate(line) for line in LazyLines(snapshot, listed=False)._rows()
+                    .values_list("line", flat=True)]  # fmt: skip
+        return ListPage(ranking, snapshot, regions, region, listed, unlisted, manage)
+    lines = snapshot_lines(snapshot, region and region.pk, results=results)
     if region is not None:
         lines = regional(lines, region.pk)
     lines = [decorate(line) for line in lines]
@@ -135,7 +236,6 @@ def ranking_list(user, ranking: Ranking, region_id=None, sort: str = "") -> List
     unlisted = [ln for ln in lines if not ln["listed"]]
     if sort in SORTS:  # the snapshot's own order is by rank
         listed.sort(key=SORTS[sort])
-    manage = user is not None and can_manage(user, ranking.association)
     return ListPage(ranking, snapshot, regions, region, listed, unlisted, manage)
 
 
@@ -175,22 +275,17 @@ class PlayerCard:
 
 
 def official_results(player: Player, ranking: Ranking | None = None) -> list[OfficialResult]:
-    """Every approved event version of any ranking with the player, newest first (one
-    query: the events the player was registered for, the place read from the version)."""
-    versions = (
-        EventVersion.objects.filter(
-            state=EventVersion.State.APPROVED, status__event__participants__player=player
-        )
-        .select_related("status__event__club", "status__ranking")
-        .order_by("-status__event__start_date", "-status__event_id", "status__ranking__name")
-        .distinct()
+    """Every approved event version of any ranking with the player, newest first, outside
+    the ranking's window too (one query on the rows the computations write)."""
+    rows = (
+        OfficialRow.objects.filter(player=player)
+        .select_related("version__status__event__club", "version__status__ranking")
+        .order_by("-date", "-version__status__event_id", "version__status__ranking__name")
     )
     out = []
-    for version in versions:
+    for row in rows:
+        version = row.version
         status, event = version.status, version.status.event
-        row = next((r for r in version.results if r.get("player") == player.pk), None)
-        if row is None:
-            continue  # registered, but not in the results (no hand played)
         out.append(
             OfficialResult(
                 event_id=event.pk,
@@ -199,7 +294,7 @@ def official_results(player: Player, ranking: Ranking | None = None) -> list[Off
                 date=event.start_date,
                 ranking=status.ranking.name,
                 event_class=status.get_event_class_display(),
-                place=row.get("place"),
+                place=row.place,
                 field=version.field_size,
                 version=version.number,
                 in_this_list=ranking is not None and status.ranking_id == ranking.pk,
@@ -216,14 +311,19 @@ def player_card(user, ranking: Ranking, player_id: int) -> PlayerCard | None:
         return None
     snapshot = newest_snapshot(ranking)
     line = None
-    for candidate in snapshot.lines if snapshot else ():
-        if candidate["player"] == player.pk:
-            line = decorate(candidate)
-            line["results"] = [r | {"points_text": german(r["points"]),
-                                    "day": dt.date.fromisoformat(r["date"]),
-                                    "reason_text": _(r["reason"]) if r["reason"] else ""}
-                               for r in line["results"]]  # fmt: skip
-            break
+    row = (
+        SnapshotLine.objects.filter(snapshot=snapshot, player=player.pk)
+        .values_list("line", "results")
+        .first()
+        if snapshot
+        else None
+    )
+    if row is not None:
+        line = decorate(row[0] | {"results": unpack(row[1], snapshot.events)})
+        line["results"] = [r | {"points_text": german(r["points"]),
+                                "day": dt.date.fromisoformat(r["date"]),
+                                "reason_text": _(r["reason"]) if r["reason"] else ""}
+                           for r in line["results"]]  # fmt: skip
     official = official_results(player, ranking)
     if line is None and not official:
         return None

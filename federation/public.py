@@ -6,25 +6,25 @@ Privacy (DSGVO): what leaves here is built field by field from a whitelist (name
 results; never birth year, PIN or player number). A hidden line keeps its rank and points and
 loses its name, club, player id and results.
 
-A snapshot of 10,000 lines with their results is tens of megabytes of JSON; the list reads it
-without the results and a card reads its one line, both inside the database (PostgreSQL and
-SQLite have JSON functions), so neither parses the whole document in Python."""
+A snapshot of 10,000 lines with their results is tens of megabytes; its lines are rows
+(`SnapshotLine`), so a list page reads one page of them and a card one row."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import zlib
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
-from django.db import connection
+from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments.models import Event, Series
 
 from .models import Association, EventVersion, Ranking, RankingSnapshot, RankingStatus
+from .ranking_models import OfficialResult, SnapshotLine
+from .snapshot_rows import read_lines, unpack
 
 SANCTIONED = (
     RankingStatus.State.GRANTED,
@@ -52,6 +52,8 @@ class RankingState:
     snapshot_id: int | None
     number: int
     computed_at: dt.datetime | None
+    # The newest snapshot of any ranking: the official results on a card change with it.
+    latest_snapshot_id: int | None = None
 
     @property
     def stamp(self) -> str:
@@ -74,6 +76,7 @@ def ranking_state(pk) -> RankingState | None:
             snap_id=Subquery(newest.values("pk")[:1]),
             snap_number=Subquery(newest.values("number")[:1]),
             snap_at=Subquery(newest.values("computed_at")[:1]),
+            latest=Subquery(RankingSnapshot.objects.order_by("-pk").values("pk")[:1]),
         )
         .values_list(
             "pk",
@@ -85,13 +88,16 @@ def ranking_state(pk) -> RankingState | None:
             "snap_id",
             "snap_number",
             "snap_at",
+            "latest",
         )
         .first()
     )
     if row is None:
         return None
-    pk, name, assoc, assoc_name, kind, created, snap_id, number, at = row
-    return RankingState(pk, name, assoc, assoc_name, kind, created, snap_id, number or 0, at)
+    pk, name, assoc, assoc_name, kind, created, snap_id, number, at, latest = row
+    return RankingState(
+        pk, name, assoc, assoc_name, kind, created, snap_id, number or 0, at, latest
+    )
 
 
 def ranking_regions(state: RankingState) -> list[Association]:
@@ -121,73 +127,59 @@ def public_rankings() -> list[dict]:
     return [{"ranking": r, "regions": regions.get(r.association_id, [])} for r in rankings]
 
 
-def _rows(sql: str, params: list) -> list:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def _table() -> str:
-    return connection.ops.quote_name(RankingSnapshot._meta.db_table)
-
-
 def snapshot_lines(state: RankingState) -> list[dict]:
-    """The lines of the newest snapshot without their results, in the snapshot's order; kept
-    in the shared cache, so the list's pages, regions, languages and JSON read the snapshot
-    once between them (a snapshot never changes: its key is its number)."""
+    """The lines of the newest snapshot without their results, in the snapshot's order (one
+    query on its rows); kept in the shared cache, so the JSON's regions and languages read
+    the rows once between them (a snapshot never changes: its key is its number)."""
     if state.snapshot_id is None:
         return []
     key = f"fedpub:lines:{state.stamp}:{state.snapshot_id}"
     lines = cache.get(key)
     if lines is None:
-        lines = _read_lines(state.snapshot_id)
+        lines = read_lines(SnapshotLine, state.snapshot_id)
         cache.set(key, lines, LINES_SECONDS)
     return lines
 
 
-def _read_lines(snapshot_id: int) -> list[dict]:
-    vendor = connection.vendor
-    if vendor == "postgresql":
-        sql = (
-            "SELECT COALESCE(jsonb_agg(l.value - 'results' ORDER BY l.ord), '[]'::jsonb)::text "
-            f"FROM {_table()} s, jsonb_array_elements(s.lines) WITH ORDINALITY AS l(value, ord) "
-            "WHERE s.id = %s"
-        )
-    elif vendor == "sqlite":
-        # json_each walks the array in order; the aggregate keeps that order.
-        sql = (
-            "SELECT json_group_array(json_remove(j.value, '$.results')) "
-            f"FROM {_table()} s, json_each(s.lines) j WHERE s.id = %s"
-        )
+def lines_page(state: RankingState, region_id: int | None, number, size: int):
+    """One page of the newest snapshot's lines without results, national or of one region
+    (with ``region_rank``): a count and one page of rows, however long the list."""
+    rows = SnapshotLine.objects.filter(snapshot_id=state.snapshot_id).order_by("position")
+    if region_id is not None:
+        rows = rows.filter(region=region_id)
+    page = Paginator(rows.values_list("line", "region_rank"), size).get_page(number)
+    if region_id is None:
+        page.object_list = [line for line, _rank in page.object_list]
     else:
-        lines = RankingSnapshot.objects.values_list("lines", flat=True).get(pk=snapshot_id)
-        return [{k: v for k, v in line.items() if k != "results"} for line in lines]
-    rows = _rows(sql, [snapshot_id])
-    return json.loads(rows[0][0]) if rows and rows[0][0] else []
+        page.object_list = [line | {"region_rank": rank} for line, rank in page.object_list]
+    return page
 
 
 def snapshot_line(snapshot_id: int | None, player_id: int) -> dict | None:
-    """One player's line of a snapshot, with results; None if the player is not in it."""
+    """One player's line of a snapshot, with results (one row); None if not in it."""
     if snapshot_id is None:
         return None
-    vendor = connection.vendor
-    if vendor == "postgresql":
-        sql = (
-            f"SELECT l.value::text FROM {_table()} s, jsonb_array_elements(s.lines) l "
-            "WHERE s.id = %s AND l.value->>'player' = %s LIMIT 1"
+    row = (
+        SnapshotLine.objects.filter(snapshot_id=snapshot_id, player=player_id)
+        .values_list("line", "results", "snapshot__events")
+        .first()
+    )
+    return None if row is None else row[0] | {"results": unpack(row[1], row[2])}
+
+
+def official_results(player_id: int) -> list[dict]:
+    """The player's places in every approved event version of a public ranking, newest
+    first (one query): date, event, club, ranking, place, field."""
+    rows = (
+        OfficialResult.objects.filter(player_id=player_id, version__status__ranking__public=True)
+        .order_by("-date", "-version__status__event_id", "version__status__ranking__name")
+        .values_list(
+            "date", "version__status__event__name", "version__status__event__club__short_name",
+            "version__status__ranking__name", "place", "version__field_size",
         )
-        params = [snapshot_id, str(player_id)]
-    elif vendor == "sqlite":
-        sql = (
-            f"SELECT j.value FROM {_table()} s, json_each(s.lines) j "
-            "WHERE s.id = %s AND json_extract(j.value, '$.player') = %s LIMIT 1"
-        )
-        params = [snapshot_id, player_id]
-    else:
-        lines = RankingSnapshot.objects.values_list("lines", flat=True).get(pk=snapshot_id)
-        return next((line for line in lines if line.get("player") == player_id), None)
-    rows = _rows(sql, params)
-    return json.loads(rows[0][0]) if rows else None
+    )  # fmt: skip
+    keys = ("date", "event_name", "club", "ranking", "place", "field")
+    return [dict(zip(keys, row, strict=True)) for row in rows]
 
 
 # Only these leave the house; a hidden line keeps the first group only.
@@ -217,22 +209,19 @@ def public_results(line: dict) -> list[dict]:
     return [{key: result.get(key) for key in _RESULT} for result in line.get("results", [])]
 
 
-def region_lines(lines: list[dict], region_id: int | None) -> list[dict]:
-    """The lines of one region with a regional rank beside the national one: one more than
-    the region's listed lines ranked strictly better (shared ranks stay shared; the listed
-    lines come first in a snapshot)."""
+def region_lines(state: RankingState, region_id: int | None) -> list[dict]:
+    """The whole list (cached, `snapshot_lines`) or one region's lines with the regional
+    rank beside the national one (one query on the region's rows; the rank is written with
+    the rows: `federation.ranking_models.line_rows`)."""
     if region_id is None:
-        return lines
-    chosen = [dict(line) for line in lines if region_id in (line.get("regions") or ())]
-    previous, regional = None, None
-    for index, line in enumerate(chosen):
-        if line.get("listed") and line.get("rank") is not None:
-            if line["rank"] != previous:
-                regional, previous = index + 1, line["rank"]
-            line["region_rank"] = regional
-        else:
-            line["region_rank"] = None
-    return chosen
+        return snapshot_lines(state)
+    if state.snapshot_id is None:
+        return []
+    rows = SnapshotLine.objects.filter(snapshot_id=state.snapshot_id, region=region_id)
+    return [
+        line | {"region_rank": rank}
+        for line, rank in rows.order_by("position").values_list("line", "region_rank")
+    ]
 
 
 # --------------------------------------------------------------------------- calendar, archive

@@ -5,8 +5,10 @@ these reuse).
 An anonymous reader's answer is keyed on (ranking, newest snapshot number, ranking and
 association names, view, language, normalised query): one query reads the key, then a match
 of ``If-None-Match`` is a 304 and a hit is served from the shared cache, the snapshot unread.
-A new snapshot is a new key, so a recomputed list is never hidden. Logged-in readers get a
-private, uncached render (their page names them)."""
+A new snapshot is a new key, so a recomputed list is never hidden. A player's card is also
+keyed on the newest snapshot of any ranking (the same query): its official results come from
+every ranking's computation. Logged-in readers get a private, uncached render (their page
+names them)."""
 
 from __future__ import annotations
 
@@ -43,9 +45,11 @@ def _private(response):
     return response
 
 
-def snapshot_view(kind: str, params: tuple[str, ...] = ()):
+def snapshot_view(kind: str, params: tuple[str, ...] = (), *, every_ranking: bool = False):
     """Serve ``view(request, state, **kwargs)`` for the public ranking ``pk`` (404 when it
-    is not public), cached per snapshot for anonymous readers (see above)."""
+    is not public), cached per snapshot for anonymous readers (see above). With
+    ``every_ranking`` the key also changes with a new snapshot of any ranking (a card's
+    official results, written by every ranking's computation)."""
 
     def decorator(view):
         @wraps(view)
@@ -62,6 +66,8 @@ def snapshot_view(kind: str, params: tuple[str, ...] = ()):
                 return _private(view(request, state, **kwargs))
             request.user = AnonymousUser()  # known from the cookies: no session read
             extra = ":".join(f"{k}={v}" for k, v in sorted(kwargs.items()))
+            if every_ranking:
+                extra += f":latest={state.latest_snapshot_id}"
             key = _key(kind, state, extra, language, request.GET)
             gzipped = bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
             cache_state = state.as_cache_state()

@@ -169,8 +169,7 @@ def _translated(line: dict) -> dict:
 @snapshot_view("page", ("region", "page"))
 def ranking(request, state):
     regions, region = _region(request, state)
-    lines = public.region_lines(public.snapshot_lines(state), region and region.pk)
-    page = Paginator(lines, LIST_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = public.lines_page(state, region and region.pk, request.GET.get("page"), LIST_PAGE_SIZE)
     query = request.GET.copy()
     query.pop("page", None)
     base_url = reverse("federation_public:ranking", args=[state.pk])
@@ -183,7 +182,7 @@ def ranking(request, state):
             "region": region,
             "page": page,
             "lines": [_translated(public.public_line(line)) for line in page.object_list],
-            "total": len(lines),
+            "total": page.paginator.count,
             "query": query.urlencode(),
             "base_url": base_url,
             "languages": language_links(request, request.path),
@@ -191,7 +190,7 @@ def ranking(request, state):
     )
 
 
-@snapshot_view("card")
+@snapshot_view("card", every_ranking=True)
 def player_card(request, state, player):
     line = public.snapshot_line(state.snapshot_id, player)
     if line is None or line.get("hidden"):
@@ -203,6 +202,7 @@ def player_card(request, state, player):
             "state": state,
             "line": _translated(public.public_line(line)),
             "results": [_translated(r) for r in public.public_results(line)],
+            "official": public.official_results(player),
             "languages": language_links(request, request.path),
         },
     )

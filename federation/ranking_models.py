@@ -5,8 +5,10 @@ computed lists, championships with their qualification, and players hidden from 
 The formulas are `scoring.rules.ranking` (pure); these rows hold what they read and write.
 Imported by `federation.models`, so the app's models are one set."""
 
+from __future__ import annotations
+
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -172,7 +174,12 @@ class EventVersion(models.Model):
 
 class RankingSnapshot(models.Model):
     """A computed ranking list: what the pages, prints and JSON read (one number the same
-    everywhere). ``number`` rises with every computation; the newest is the list."""
+    everywhere). ``number`` rises with every computation; the newest is the list.
+
+    Its lines are stored as rows (`SnapshotLine`, one per player), so that a list page reads
+    one page of rows and a card one row. ``lines`` reads them all back in the documented
+    format (docs/federation.md); given to the constructor (``lines=[...]``), the rows are
+    written when the snapshot is created, in its transaction."""
 
     ranking = models.ForeignKey(
         Ranking, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("ranking")
@@ -183,9 +190,8 @@ class RankingSnapshot(models.Model):
     settings = models.JSONField(default=dict)  # the settings it was computed with
     # The approved EventVersion ids it read.
     versions = models.JSONField(default=list)
-    # [{"player", "name", "club", "rank", "value", "listed", "hidden", "events_counted",
-    #   "best", "reason", "results": [{"version", "event", "points", "counted", "reason"}]}]
-    lines = models.JSONField(default=list)
+    # The facts of the events its lines' results name, once each (federation.snapshot_rows).
+    events = models.JSONField(default=list, blank=True)
     reason = models.CharField(max_length=200, blank=True)  # what asked for it
 
     class Meta:
@@ -200,6 +206,95 @@ class RankingSnapshot(models.Model):
 
     def __str__(self):
         return f"{self.ranking} #{self.number}"
+
+    def save(self, *args, **kwargs):
+        from .snapshot_rows import ROW_FIELDS, insert, pack
+
+        with transaction.atomic():
+            if not getattr(self, "_unsaved_lines", False):
+                return super().save(*args, **kwargs)
+            self.events, rows = pack(None, self._lines, self.events or ())
+            super().save(*args, **kwargs)
+            self.rows.all().delete()
+            insert(SnapshotLine, ROW_FIELDS, [(self.pk, *row[1:]) for row in rows],
+                   casts={"line": "jsonb", "results": "jsonb"})  # fmt: skip
+            # Read back when asked (their results may have been given packed).
+            self._unsaved_lines, self._lines = False, None
+
+    @property
+    def lines(self) -> list[dict]:
+        """[{"player", "name", "club", "regions", "rank", "value", "listed", "hidden",
+        "events_counted", "best", "reason", "results": [{"version", "event", "event_name",
+        "date", "place", "field", "points", "counted", "reason"}]}] in the list's order
+        (one query, kept on the instance)."""
+        if getattr(self, "_lines", None) is None:
+            from .snapshot_rows import unpack
+
+            rows = self.rows.order_by("position").values_list("line", "results")
+            self._lines = [line | {"results": unpack(found, self.events)} for line, found in rows]
+        return self._lines
+
+    @lines.setter
+    def lines(self, value) -> None:
+        self._lines = list(value)
+        self._unsaved_lines = True
+
+
+class SnapshotLine(models.Model):
+    """One player's line of a RankingSnapshot. ``line`` is the line without its results (the
+    documented format), ``results`` its results; the columns beside them are what the pages
+    filter and order by. ``player`` is a plain number: a snapshot outlives its players."""
+
+    snapshot = models.ForeignKey(RankingSnapshot, on_delete=models.CASCADE, related_name="rows")
+    position = models.PositiveIntegerField()  # the list's order, from 0
+    player = models.BigIntegerField()
+    # The line's regional association (one: the player's club's on the ranking date).
+    region = models.BigIntegerField(null=True, blank=True)
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    region_rank = models.PositiveIntegerField(null=True, blank=True)
+    listed = models.BooleanField(default=True)
+    hidden = models.BooleanField(default=False)
+    line = models.JSONField(default=dict)
+    results = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["snapshot", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["snapshot", "position"], name="snapshotline_unique_position"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["snapshot", "player"], name="snapshotline_player"),
+            models.Index(fields=["snapshot", "region", "position"], name="snapshotline_region"),
+        ]
+
+    def __str__(self):
+        return f"{self.snapshot} {self.position}: {self.player}"
+
+
+class OfficialResult(models.Model):
+    """A player's place in one approved EventVersion of any ranking (a player card's "all
+    official results", read in one query). Written by the ranking's computation for the
+    versions it reads; a version no longer approved loses its rows there."""
+
+    version = models.ForeignKey(
+        EventVersion, on_delete=models.CASCADE, related_name="official_results"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    date = models.DateField()  # the event's first day: the card's order
+    place = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "player"], name="officialresult_once_per_version"
+            )
+        ]
+        indexes = [models.Index(fields=["player", "-date"], name="officialresult_player")]
+
+    def __str__(self):
+        return f"{self.version}: {self.player_id} {self.place}"
 
 
 class Championship(models.Model):

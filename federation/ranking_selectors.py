@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.paginator import Page, Paginator
 from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, clubs_with_role, has_role
 from scoring.rules.ranking import RankingSettings, describe
 
+from .lists import LazyLines
 from .models import EventVersion, Ranking, RankingSnapshot, RankingStatus
 from .permissions import associations_for, can_manage, can_view
+from .ranking_models import SnapshotLine
+from .snapshot_rows import unpack
 
 
 def rankings_visible(user):
@@ -39,8 +43,10 @@ class RankingPage:
     ranking: Ranking
     snapshot: RankingSnapshot | None
     settings: list[str]
-    lines: list[dict]
+    lines: list[dict]  # the lines of the page shown
     can_manage: bool
+    pages: Page | None = None
+    query: str = ""  # the sort, for the page links
 
 
 SORTS = {
@@ -48,30 +54,43 @@ SORTS = {
     "club": lambda ln: (ln["club"].casefold(), ln["name"].casefold()),
     "events": lambda ln: (-ln["events_counted"], not ln["listed"], ln["rank"] or 0),
 }
+PAGE_SIZE = 100
 
 
-def ranking_page(user, ranking: Ranking, sort: str = "rank") -> RankingPage:
+def ranking_page(user, ranking: Ranking, sort: str = "rank", number=None) -> RankingPage:
+    """The ranking with one page of its newest list: a count and the page's lines (every
+    line when sorted otherwise than by rank), then the page's results (a fixed number of
+    queries however long the list)."""
     snapshot = ranking.snapshots.order_by("-number").first()
-    lines = []
-    for line in snapshot.lines if snapshot else []:
-        counted = [r for r in line["results"] if r["counted"]]
-        dropped = [r for r in line["results"] if r["reason"] and not r["counted"]]
-        lines.append(
+    lines = LazyLines(snapshot, listed=None) if snapshot else []
+    if sort in SORTS and snapshot:  # the snapshot's own order is by rank
+        lines.sort(key=SORTS[sort])
+    pages = Paginator(lines, PAGE_SIZE).get_page(number)
+    shown = list(pages.object_list)
+    rows = SnapshotLine.objects.filter(snapshot=snapshot, player__in=[ln["player"] for ln in shown])
+    found = dict(rows.values_list("player", "results")) if shown else {}
+    page_lines = []
+    for line in shown:
+        results = unpack(found.get(line["player"], []), snapshot.events)
+        page_lines.append(
             line
             | {
-                "counted_points": [r["points"] for r in counted],
-                "dropped_points": [r["points"] for r in dropped],
+                "results": results,
+                "counted_points": [r["points"] for r in results if r["counted"]],
+                "dropped_points": [
+                    r["points"] for r in results if r["reason"] and not r["counted"]
+                ],
                 "reason_text": _(line["reason"]) if line["reason"] else "",
             }
         )
-    if sort in SORTS:  # the snapshot's own order is by rank
-        lines.sort(key=SORTS[sort])
     return RankingPage(
         ranking=ranking,
         snapshot=snapshot,
         settings=setting_lines(ranking.settings),
-        lines=lines,
+        lines=page_lines,
         can_manage=can_manage(user, ranking.association),
+        pages=pages,
+        query=f"sort={sort}" if sort in SORTS else "",
     )
 
 

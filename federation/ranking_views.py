@@ -95,7 +95,7 @@ def ranking_edit(request, pk):
 @login_required
 def ranking_detail(request, pk):
     sort = request.GET.get("sort", "rank")
-    page = rs.ranking_page(request.user, _ranking(request, pk), sort)
+    page = rs.ranking_page(request.user, _ranking(request, pk), sort, request.GET.get("page"))
     return render(request, "federation/ranking_detail.html", {"page": page})
 
 

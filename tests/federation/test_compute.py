@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from federation import compute
 from federation import status_services as ss
 from federation.models import PublicHiding, RankingSnapshot
+from federation.ranking_models import OfficialResult
 from tests.factories import IMMEDIATE_TASKS, EventFactory, PlayerFactory
 from tests.federation.status_helpers import (
     approved_version,
@@ -145,13 +146,10 @@ def test_approval_computes_on_commit(
     assert snap.versions == [version.pk] and len(snap.lines) == 8
     assert snap.reason == "approval"
     assert all(not ln["listed"] for ln in snap.lines)  # one event, two needed
-    # The worker read the new snapshot into the public pages' cache: no reader waits for it.
-    from django.core.cache import cache
-
-    from federation.public import ranking_state
-
-    state = ranking_state(ranking_a.pk)
-    assert cache.get(f"fedpub:lines:{state.stamp}:{state.snapshot_id}") is not None
+    # The lines are rows (a page reads one page of them, a card one row) and the players'
+    # official results are written with them.
+    assert snap.rows.count() == 8
+    assert OfficialResult.objects.filter(version=version).count() == 8
 
 
 def test_one_waiting_task_per_ranking(ranking_a, django_capture_on_commit_callbacks):
