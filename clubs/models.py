@@ -47,7 +47,7 @@ class PlayerQuerySet(models.QuerySet):
         """Players matching every word: part of a name (any case, Müller = Muller) or number."""
         condition = Q()
         for word in query.split():
-            folded = _fold_german(word)
+            folded = fold_german(word)
             word_matches = Q(name_key__contains=word.casefold()) | Q(player_number__icontains=word)
             if folded:
                 word_matches |= Q(sort_key__contains=folded)
@@ -75,7 +75,7 @@ def make_name_key(given_name: str, family_name: str) -> str:
     return f"{given_name.strip()} {family_name.strip()}".casefold()
 
 
-def _fold_german(text: str) -> str:
+def fold_german(text: str) -> str:
     """DIN 5007-1 folding: Ä with A, ß as ss, accents dropped; only a-z and digits remain."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in decomposed if c.isascii() and c.isalnum())
@@ -85,7 +85,7 @@ def make_sort_key(given_name: str, family_name: str, player_number: str = "") ->
     # Only [a-z0-9] with "0" as separator: byte order (SQLite, PostgreSQL "C") and
     # linguistic collations (PostgreSQL de_DE, ICU) then agree, so lists sort alike everywhere.
     return "0".join(
-        [_fold_german(family_name), _fold_german(given_name), _fold_german(player_number)]
+        [fold_german(family_name), fold_german(given_name), fold_german(player_number)]
     )[:240]
 
 

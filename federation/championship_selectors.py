@@ -14,7 +14,7 @@ from scoring.rules.qualification import Wildcard as RuleWildcard
 from scoring.rules.qualification import qualify
 from scoring.rules.ranking import PlayerLine, RankingError
 
-from .lists import german, newest_snapshot, regions_of, snapshot_lines
+from .lists import local_number, newest_snapshot, regions_of, snapshot_lines
 from .models import Association, Championship, RankingSnapshot, Wildcard
 from .permissions import can_manage
 
@@ -32,7 +32,7 @@ class Entry:
 
     @property
     def value_text(self) -> str:
-        return german(self.value)
+        return local_number(self.value)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django_tasks import TaskResultStatus, task
 
-from clubs.models import Membership, Player
+from clubs.models import Membership, Player, fold_german
 from scoring.rules.ranking import (
     DISQUALIFIED,
     FIELD_SMALL,
@@ -147,7 +147,7 @@ def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], l
             }
         )
     # Listed by rank, the unlisted after them; then by name (a shared rank too).
-    out.sort(key=lambda ln: (not ln["listed"], ln["rank"] or 0, ln["name"].casefold()))
+    out.sort(key=lambda ln: (not ln["listed"], ln["rank"] or 0, fold_german(ln["name"])))
     return out, events
 
 

@@ -8,6 +8,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableListData
 
+from clubs.models import fold_german
+
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
 
@@ -41,8 +43,11 @@ class RankingLinesTable(tables.Table):
 
     @staticmethod
     def row(line: dict) -> dict:
-        return line | {"points": Decimal(line["value"] or 0), "sort_name": line["name"].casefold(),
-                       "sort_club": (line["club"] or "").casefold()}  # fmt: skip
+        return line | {
+            "points": Decimal(line["value"] or 0),
+            "sort_name": fold_german(line["name"]),
+            "sort_club": fold_german(line["club"] or ""),
+        }
 
     def render_name(self, record):
         url = reverse("federation:player_card", args=[self.ranking_pk, record["player"]])

@@ -6,13 +6,16 @@ queries each, however many lines the snapshot has."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 
 from django.db.models import Q
+from django.utils import formats
 from django.utils.translation import gettext as _
 
-from clubs.models import Player
+from clubs.models import Player, fold_german
 from scoring.rules.ranking import PlayerLine, rerank
 
 from .models import Association, Ranking, RankingSnapshot
@@ -105,14 +108,18 @@ def results_text(results: list[dict]) -> str:
     return " · ".join(counted + dropped)
 
 
-def german(number: str) -> str:
-    """A decimal string as German text ("123,5"); never used inside inputs, SVG or CSS."""
-    return (number or "").replace(".", ",")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def local_number(text: str) -> str:
+    """The decimal numbers in a stored text in the reader's language ("123,5" in German,
+    "123.5" in English); never used inside inputs, SVG or CSS."""
+    return _NUMBER.sub(lambda m: formats.number_format(Decimal(m.group())), text or "")
 
 
 def results_fields(results: list[dict]) -> dict:
     return {
-        "results_text": german(results_text(results)),
+        "results_text": local_number(results_text(results)),
         "dropped": sum(1 for r in results if not r["counted"] and r["reason"]),
     }
 
@@ -121,7 +128,7 @@ def decorate(line: dict) -> dict:
     """A line with what the page and print show beside the stored values (of the results
     only when the line has them: `add_results` adds them later)."""
     out = line | {
-        "value_text": german(line["value"]),
+        "value_text": local_number(line["value"]),
         "reason_text": _(line["reason"]) if line["reason"] else "",
     }
     if "results" in line:
@@ -130,8 +137,8 @@ def decorate(line: dict) -> dict:
 
 
 SORTS = {
-    "name": lambda ln: (ln["name"].casefold(),),
-    "club": lambda ln: (ln["club"].casefold(), ln["name"].casefold()),
+    "name": lambda ln: (fold_german(ln["name"]),),
+    "club": lambda ln: (fold_german(ln["club"] or ""), fold_german(ln["name"])),
     "events": lambda ln: (-ln["events_counted"], ln["rank"] or 0),
 }
 
@@ -320,7 +327,7 @@ def player_card(user, ranking: Ranking, player_id: int) -> PlayerCard | None:
     )
     if row is not None:
         line = decorate(row[0] | {"results": unpack(row[1], snapshot.events)})
-        line["results"] = [r | {"points_text": german(r["points"]),
+        line["results"] = [r | {"points_text": local_number(r["points"]),
                                 "day": dt.date.fromisoformat(r["date"]),
                                 "reason_text": _(r["reason"]) if r["reason"] else ""}
                            for r in line["results"]]  # fmt: skip

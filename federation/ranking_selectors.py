@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 from django.utils.translation import gettext as _
 
+from clubs.models import fold_german
 from clubs.permissions import ORGANISER, clubs_with_role, has_role
 from scoring.rules.ranking import RankingSettings, describe
 
@@ -50,8 +51,8 @@ class RankingPage:
 
 
 SORTS = {
-    "name": lambda ln: ln["name"].casefold(),
-    "club": lambda ln: (ln["club"].casefold(), ln["name"].casefold()),
+    "name": lambda ln: fold_german(ln["name"]),
+    "club": lambda ln: (fold_german(ln["club"] or ""), fold_german(ln["name"])),
     "events": lambda ln: (-ln["events_counted"], not ln["listed"], ln["rank"] or 0),
 }
 PAGE_SIZE = 100

@@ -3,7 +3,9 @@ in the officer's subtree, and the players here a row may be matched to."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, DateField, Prefetch, Q
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast
 
 from clubs.models import Player
 
@@ -23,8 +25,14 @@ def waiting_submissions(user):
         clubs = Affiliation.objects.filter(association__in=regions).values_list("club", flat=True)
         rows = rows.filter(club__in=clubs)
     all_rows = PlayerMatch.objects.select_related("player").order_by("state", "family_name")
+    # The event's name and date from the archive, without reading the whole archive.
+    event = KeyTransform("event", "data")
     return (
         rows.select_related("club")
+        .annotate(
+            event_name=KeyTextTransform("name", event),
+            event_date=Cast(KeyTextTransform("start_date", event), DateField()),
+        )
         .prefetch_related(Prefetch("matches", queryset=all_rows, to_attr="rows"))
         .order_by("received_at", "pk")
         .defer("data")

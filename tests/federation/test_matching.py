@@ -3,6 +3,8 @@ here, known with other data, or listed twice wait for the ranking officer of the
 region, who matches them to a player here or creates a new one, with a reason. The last
 decision takes the submission in. Officers of another region see nothing of it."""
 
+import datetime as dt
+
 import pytest
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -177,6 +179,11 @@ def test_matching_list_shows_the_own_subtree_only(client, waiting, officer_a, of
     client.force_login(officer_a)
     page = client.get(matching_url())
     assert page.status_code == 200 and "NEU-1" in page.content.decode()
+    # The event by its name and date from the archive, not the sender's id.
+    data = waiting.data["event"]
+    day = dt.date.fromisoformat(data["start_date"]).strftime("%d.%m.%Y")
+    german = client.get(matching_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert f"{data['name']} ({day})" in german
     client.force_login(officer_b)
     page = client.get(matching_url())
     assert page.status_code == 200 and "NEU-1" not in page.content.decode()

@@ -142,8 +142,7 @@ def test_submit_event_end_to_end(federation, club_a, capsys):
     # First send: every player is new to the federation's register; they wait. The
     # command waited for the worker (the server's first answer is "received").
     out = _send(event, token, capsys)
-    held = _german("The federation holds the event; players wait for the ranking officer's "
-                   "matching. %(message)s")  # fmt: skip
+    held = _german("The federation holds the event. %(message)s")  # fmt: skip
     assert out.startswith(held.split("%")[0]), out
     report = _there(env, REPORT)
     assert report["submissions"] == [["matching", "api"]] and report["events"] == []

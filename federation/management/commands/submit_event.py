@@ -36,8 +36,7 @@ class Command(BaseCommand):
             raise CommandError(sent.message)
         if sent.waiting:
             self.stdout.write(
-                _("The federation holds the event; players wait for the ranking officer's "
-                  "matching. %(message)s") % {"message": sent.message}
+                _("The federation holds the event. %(message)s") % {"message": sent.message}
             )  # fmt: skip
         else:
             self.stdout.write(sent.message or _("The federation took the event in."))
