@@ -14,14 +14,18 @@ Reads only; the rows are written by `federation.submissions`.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Player
+from clubs.models import Club, Membership, Player
+from common.history import save_with_history
 
-from .models import PlayerMatch
+from .models import PlayerMatch, Submission
 
 Problem = PlayerMatch.Problem
 
@@ -202,3 +206,23 @@ def resolve_document(data: dict, matches, *, in_place: bool = False) -> dict:
             participant["player_number"] = listed[min(used[number], len(listed) - 1)].player_number
             used[number] += 1
     return document
+
+
+def join_club(player: Player, row: PlayerMatch, actor, why: str) -> None:
+    """The new player joins the club the archive names for them, when a club here has that
+    short name, from the event's first day (the lists show the club and the region)."""
+    club = Club.objects.filter(short_name__iexact=row.club_short_name).first()
+    if club is None or not row.club_short_name:
+        return
+    event = KeyTransform("event", "data")
+    day = (
+        Submission.objects.filter(pk=row.submission_id)
+        .annotate(day=KeyTextTransform("start_date", event))
+        .values_list("day", flat=True)
+        .first()
+    )
+    try:
+        since = dt.date.fromisoformat(day or "")
+    except ValueError:
+        since = timezone.localdate()
+    save_with_history(Membership(player=player, club=club, valid_from=since), actor, why)

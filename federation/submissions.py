@@ -478,4 +478,5 @@ def create_player(actor, row: PlayerMatch, *, player_number: str, reason_text: s
         player_number=number,
     )
     save_with_history(player, actor, why)
+    matching.join_club(player, row, actor, why)
     return _decided(row, actor, PlayerMatch.State.CREATED, player, why)

@@ -82,7 +82,8 @@ EXPLANATIONS: dict[str, str] = {
         "The wildcard for %(player)s is not used: the player qualifies through %(region)s."
     ),
     "no-region": gettext_noop(
-        "%(count)s listed players belong to no regional association and take no region's place."
+        "Listed players without a regional association of this championship (%(count)s) take "
+        "no region's place."
     ),
 }
 

@@ -219,3 +219,15 @@ def test_matching_page_decides_with_a_reason(client, waiting, officer_a, players
 def test_matching_pages_need_a_login(client, waiting):
     assert client.get(matching_url()).status_code == 302
     assert client.get(f"/federation/matching/{_row('unknown').pk}/").status_code == 302
+
+
+def test_a_created_player_joins_the_club_the_archive_names(waiting, officer_a, club_a):
+    row = _row("unknown")
+    assert row.club_short_name == club_a.short_name
+    submissions.create_player(officer_a, row, player_number="NEU-1", reason_text="neu")
+    created = Player.objects.get(player_number="NEU-1")
+    membership = created.memberships.get()
+    assert membership.club == club_a
+    start = dt.date.fromisoformat(waiting.data["event"]["start_date"])
+    assert membership.valid_from == start and membership.valid_until is None
+    assert membership.history.first().history_change_reason == "neu"
