@@ -50,6 +50,7 @@ from bench.live_setup import (
     PORT,
     POSTGRES,
     SERVER_NICE,
+    BackendNicer,
     Server,
     _server_env,
     create_server_db,
@@ -295,7 +296,8 @@ def measure_backlog(
         "changes": last_seq - acked,
         "failures": failures,
         "caught": caught,
-        "waited": (first["started"] - back_wall).total_seconds() if first else None,
+        # (0 when a try was already under way as the server came back)
+        "waited": max(0.0, (first["started"] - back_wall).total_seconds()) if first else None,
         "push": sum(p["took"] for p in done if p["result"].get("state") == "done"),
         "parts": sum(p["result"].get("sent", 0) for p in done),
         "batches": sum(p["result"].get("batches", 0) for p in done),
@@ -313,7 +315,10 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the laptop's folder")
     parser.add_argument(
-        "--server-nice", type=int, default=0, help="the server's gunicorn at this niceness"
+        "--server-nice",
+        type=int,
+        default=0,
+        help="the server's gunicorn and PostgreSQL backends at this niceness",
     )
     args = parser.parse_args(argv)
     SERVER_NICE[0] = args.server_nice
@@ -322,7 +327,7 @@ def main(argv=None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="romme-live-bench-"))
     folder = tmp / "laptop"
     server_env = _server_env(db_url)
-    processes: dict[str, subprocess.Popen | None] = {"server": None, "worker": None, "live": None}
+    processes: dict = {"server": None, "worker": None, "live": None, "nicer": None}
     log = open(tmp / "processes.log", "wb")  # noqa: SIM115 - closed in finally
     loads = [os.getloadavg()]
     try:
@@ -349,6 +354,9 @@ def main(argv=None) -> int:
                 cwd=ROOT, env=laptop_env(folder), stdin=subprocess.PIPE, stdout=log, stderr=log,
             )  # fmt: skip
         server = Server(db_url)
+        if args.server_nice:  # the server's PostgreSQL backends as well (BackendNicer)
+            processes["nicer"] = BackendNicer(db_url, args.server_nice, server.pid)
+            processes["nicer"].start()
         loads.append(os.getloadavg())
         visible = measure_visibility(server, event_a, director, visible_n)
         print(f"visibility: median {statistics.median(visible):.2f} s", flush=True)
@@ -365,6 +373,8 @@ def main(argv=None) -> int:
         loads.append(os.getloadavg())
         server.conn.close()
     finally:
+        if processes["nicer"] is not None:
+            processes["nicer"].stop()
         for name in ("worker", "live", "server"):
             stop(processes[name])
         log.close()
@@ -394,7 +404,11 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
     print(
         f"## Live results: SQLite laptop (hall mode) → gunicorn (2 workers) + PostgreSQL, "
         f"400 players, {os.cpu_count()} cores{' (--quick)' if args.quick else ''}"
-        + (f", the server's gunicorn at nice {args.server_nice}" if args.server_nice else "")
+        + (
+            f", the server's gunicorn and PostgreSQL backends at nice {args.server_nice}"
+            if args.server_nice
+            else ""
+        )
     )
     print("| measure | figure | target | verdict |")
     print("|---|---|---|---|")

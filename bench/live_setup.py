@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -80,7 +81,7 @@ def prepare_server(env: dict, club_name: str, short_name: str) -> int:
     return int(manage(env, "shell", "-c", code).splitlines()[-1])
 
 
-SERVER_NICE = [0]  # --server-nice: the server's gunicorn below the laptop's priority
+SERVER_NICE = [0]  # --server-nice: the server's gunicorn (and PostgreSQL backends, BackendNicer)
 
 
 def start_server(env: dict, log) -> subprocess.Popen:
@@ -96,6 +97,43 @@ def start_server(env: dict, log) -> subprocess.Popen:
         preexec_fn=(lambda: os.nice(nice)) if nice else None,
     )  # fmt: skip
     return wait_until_up(process, PORT, seconds=60)
+
+
+class BackendNicer(threading.Thread):
+    """With ``--server-nice``: the server's PostgreSQL backends (the connections to the
+    bench's own database, but the bench's poller) at the same niceness as its gunicorn,
+    checked every second as gunicorn opens connections. A batch's apply on PostgreSQL at
+    the laptop's priority took the director's CPU in the middle of his saves (the slowest
+    saves of a run fell while the server applied a push): on another machine it would not."""
+
+    def __init__(self, db_url: str, nice: int, skip_pid: int):
+        super().__init__(name="backend-nicer", daemon=True)
+        self.db_url, self.nice, self.skip_pid = db_url, nice, skip_pid
+        self.done = threading.Event()
+        self.reniced: set[int] = set()
+
+    def run(self) -> None:
+        import psycopg
+
+        name = urllib.parse.urlparse(self.db_url).path.lstrip("/")
+        with psycopg.connect(self.db_url, autocommit=True) as conn:
+            own = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+            while not self.done.wait(1.0):
+                rows = conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s", (name,)
+                ).fetchall()
+                for (pid,) in rows:
+                    if pid in (own, self.skip_pid) or pid in self.reniced:
+                        continue
+                    try:
+                        os.setpriority(os.PRIO_PROCESS, pid, self.nice)
+                        self.reniced.add(pid)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join(timeout=10)
 
 
 def stop(process: subprocess.Popen | None) -> None:
@@ -117,6 +155,7 @@ class Server:
         import psycopg
 
         self.conn = psycopg.connect(db_url, autocommit=True)
+        self.pid = self.conn.execute("SELECT pg_backend_pid()").fetchone()[0]
         self.base = f"http://127.0.0.1:{PORT}"
 
     def received(self, laptop_event: int) -> tuple[int, int] | None:

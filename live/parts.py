@@ -6,7 +6,8 @@ parts: "event", "roster", "series:<n>" (tables and seats without the sheets),
 "sheet:<n>:<t>" (a table's sheet; a table without one has no part) and "section:<name>".
 `assemble` puts parts back together into an archive document the archive import reads (the
 server creates and rebuilds its copy with it). `fingerprint` tells the laptop which parts
-changed since the server acknowledged them.
+changed since the server acknowledged them; `read_snapshot` is the one consistent read the
+sender dumps them in.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from contextlib import contextmanager
 from typing import Any
 
+from django.db import connection, transaction
 from django.utils import timezone
 
 from live import protocol
@@ -55,6 +58,28 @@ def cut(data: dict) -> dict[str, Any]:
 def event_parts(event) -> dict[str, Any]:
     """The event's parts as they are now (participants by their ids here)."""
     return cut(export_event(event, refs="id"))
+
+
+@contextmanager
+def read_snapshot():
+    """One consistent read of the event without the write lock. The laptop's SQLite begins
+    every transaction IMMEDIATE (the hall mode's settings), which would hold the write lock
+    for the whole dump of the event and make a director's save wait behind it (bench:
+    save + confirm p95 41 ms → 595 ms with the push running): there a deferred read
+    transaction is opened by hand (WAL: readers never block the writer). PostgreSQL's
+    transaction takes no lock for reading."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        with transaction.atomic():
+            yield
+        return
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("BEGIN DEFERRED")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("ROLLBACK")
 
 
 def fingerprint(data: Any) -> str:

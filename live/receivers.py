@@ -16,10 +16,10 @@ from tournaments.models import Event
 def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) -> None:
     """Refuse a write to an event a laptop owns (`live.server_services.guard`: never a
     rename, never the live apply itself); number the change of each event sent live
-    (`live.outbox.add_change`) and, once committed, ask the worker to send it. One query
+    (`live.outbox.add_change`) and ask the worker to send it (`live.sender.wake`). One query
     for all the events (a renamed club may be shown by hundreds)."""
     from live.outbox import add_change
-    from live.sender import schedule_push
+    from live.sender import wake
     from live.server_services import guard
 
     if not transaction.get_connection().in_atomic_block:
@@ -35,7 +35,7 @@ def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) ->
         if owner == ReceivedEvent.Owner.LAPTOP and not names_only:
             guard(event_id)
         if sending and add_change(event_id) is not None:
-            transaction.on_commit(lambda event_id=event_id: schedule_push(event_id, wake=True))
+            wake(event_id)
 
 
 def connect() -> None:

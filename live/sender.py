@@ -1,14 +1,14 @@
 """The laptop's sender (docs/live.md): brings the server up to the event as it is now.
 
-`push(event)` runs in the task worker (`push_live`, woken after every change's commit and
-again with backoff after a failure; never in a director's request): it dumps the event's
-parts (`live.parts`), sends the ones whose fingerprint differs from what the server
-acknowledged and the keys that no longer exist, in batches of at most ``BATCH_BYTES`` (all
-but the last ``final: false``), answering changes ``acked_seq + 1`` … the last change at
-dump time. A network error, a timeout, 5xx or 429 is retried 2, 4, 8 s later, then every
-8 s (with jitter, at least the server's ``retry_after``), forever, each try while failing
-first asking the server's status with a short timeout (a dead network costs the worker
-little); a refusal that waiting does not
+`push(event)` runs in the task worker (`push_live`, asked for in every change's own
+transaction by `wake` and again with backoff after a failure; never in a director's
+request): it dumps the event's parts (`live.parts`), sends the ones whose fingerprint
+differs from what the server acknowledged and the keys that no longer exist, in batches of
+at most ``BATCH_BYTES`` (all but the last ``final: false``), answering changes
+``acked_seq + 1`` … the last change at dump time. A network error, a timeout, 5xx or 429 is
+retried 2, 4, 8 s later, then every 8 s (with jitter, at least the server's
+``retry_after``), forever, each try while failing first asking the server's status with a
+short timeout (a dead network costs the worker little); a refusal that waiting does not
 cure (the token, the event taken over) is kept in ``LiveLink.refused`` for the director and
 stops the sending. Nothing here ever raises into a caller for a network problem.
 """
@@ -18,10 +18,10 @@ from __future__ import annotations
 import ipaddress
 import json
 import random
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
@@ -32,7 +32,7 @@ from django_tasks import TaskResultStatus, task
 
 from live import outbox, protocol
 from live.models import Installation, LiveChange, LiveLink
-from live.parts import event_parts, fingerprints
+from live.parts import event_parts, fingerprints, read_snapshot
 
 BATCH_BYTES = 2 * 1024 * 1024
 TIMEOUT_S = 20.0
@@ -46,6 +46,7 @@ PROBE_TIMEOUT_S = 4.0
 # with a push after every confirmation the worker pushed 82 % of the time).
 PUSH_GAP_S = 2.0
 TASK_RESULTS_KEPT = timedelta(hours=1)
+REMOVE_EVERY_S = 600.0
 # Kinds of parts in the order a server can apply them: the event and its people first,
 # then the series with their tables, then the sheets at those tables.
 _RANK = {protocol.EVENT: 0, protocol.ROSTER: 1, protocol.SERIES: 2, protocol.SHEET: 3}
@@ -223,28 +224,6 @@ def _refused(link: LiveLink, answer: dict, status: int) -> PushResult:
     link.refused = text
     link.save(update_fields=["refused"])  # with history: the director's log shows it
     return PushResult("refused", last_seq=link.acked_seq, message=text)
-
-
-@contextmanager
-def read_snapshot():
-    """One consistent read of the event without the write lock. The laptop's SQLite begins
-    every transaction IMMEDIATE (the hall mode's settings), which would hold the write lock
-    for the whole dump of the event and make a director's save wait behind it (bench:
-    save + confirm p95 41 ms → 595 ms with the push running): there a deferred read
-    transaction is opened by hand (WAL: readers never block the writer). PostgreSQL's
-    transaction takes no lock for reading."""
-    if connection.vendor != "sqlite" or connection.in_atomic_block:
-        with transaction.atomic():
-            yield
-        return
-    connection.ensure_connection()
-    with connection.cursor() as cursor:
-        cursor.execute("BEGIN DEFERRED")
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("ROLLBACK")
 
 
 def _allocate_change(event_id: int) -> int | None:
@@ -436,7 +415,53 @@ def schedule_push(event_id: int, delay: float = 0.0, *, wake: bool = False) -> N
         push_live.enqueue(event_id=event_id)
 
 
+def wake(event_id: int) -> None:
+    """Inside a change's transaction: ask for a push. With the database's task queue the
+    task row is written in that transaction (the director's write commits once, and a
+    committed change never lacks its push), and a push already waiting to run within
+    ``PUSH_GAP_S`` (during play: nearly always) is found with one plain query and left as
+    it is, as `schedule_push` would. Any other backend is asked after the commit (an
+    immediate one would push inside the transaction)."""
+    if not isinstance(push_live.get_backend(), _database_backend()):
+        transaction.on_commit(lambda: schedule_push(event_id, wake=True))
+    elif not _push_due_soon(event_id):
+        schedule_push(event_id, wake=True)
+
+
+def _push_due_soon(event_id: int) -> bool:
+    """Whether a push of the event waits in the database queue to run at the latest
+    ``PUSH_GAP_S`` from now. Plain SQL: it runs in every save and confirmation, where the
+    ORM's building of the query cost more than the query (see `live.outbox`)."""
+    from django_tasks_db.models import DBTaskResult, get_date_max
+
+    adapt = connection.ops.adapt_datetimefield_value
+    table = connection.ops.quote_name(DBTaskResult._meta.db_table)
+    soon = timezone.now() + timedelta(seconds=PUSH_GAP_S)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT args_kwargs FROM {table} WHERE status = %s AND task_path = %s"
+            " AND (run_after <= %s OR run_after = %s)",
+            [TaskResultStatus.READY, push_live.module_path, adapt(soon), adapt(get_date_max())],
+        )
+        rows = cursor.fetchall()
+    for (value,) in rows:
+        data = json.loads(value) if isinstance(value, (str, bytes)) else value
+        if isinstance(data, dict) and (data.get("kwargs") or {}).get("event_id") == event_id:
+            return True
+    return False
+
+
+_last_removal = [0.0]  # this worker's last removal of old task results (monotonic s)
+_clock = time.monotonic
+
+
 def _remove_old_task_results() -> None:
+    """At most every ``REMOVE_EVERY_S`` per worker process, not with every push: each
+    removal takes the laptop's write lock, which a director's save then waits for."""
+    now = _clock()
+    if _last_removal[0] and now - _last_removal[0] < REMOVE_EVERY_S:
+        return
+    _last_removal[0] = now
     from django_tasks_db.models import DBTaskResult
 
     DBTaskResult.objects.filter(

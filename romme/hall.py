@@ -86,9 +86,14 @@ def _django():
 
 
 def _watch_parent() -> None:
-    """End this child when the hall's pipe closes: the parent ended, however it ended."""
+    """End this child when the hall's pipe closes: the parent ended, however it ended.
+
+    Reads the descriptor, not ``sys.stdin``: a thread blocked in ``sys.stdin.buffer.read``
+    holds the reader's lock, and a process forked meanwhile (the PDF workers of a long
+    print, `scoring.exports.formats.pdf_parts`) hangs for ever when multiprocessing closes
+    its inherited ``sys.stdin`` (the standings prerender never finished in the hall)."""
     try:
-        while sys.stdin.buffer.read(1024):
+        while os.read(sys.stdin.fileno(), 1024):
             pass
     except (OSError, ValueError):
         pass

@@ -155,6 +155,85 @@ def test_changes_are_numbered_without_gaps_and_wake_one_push(
     assert waiting_pushes(event).count() == 1  # one waiting push per event
 
 
+def test_the_push_is_asked_for_in_the_change_s_own_transaction(event, link, director):
+    """The task row commits with the change (the director's write commits once, and a
+    committed change never lacks its push); a write that rolls back leaves none."""
+    with pytest.raises(RuntimeError), transaction.atomic():
+        change_venue(director, event, "Stadthalle")
+        assert waiting_pushes(event).count() == 1
+        raise RuntimeError("the disk is full")
+    assert waiting_pushes(event).count() == 0
+    change_venue(director, event, "Bürgerhaus")  # (this test runs no on-commit callbacks)
+    change_venue(director, event, "Turnhalle")
+    assert waiting_pushes(event).count() == 1
+
+
+def test_a_change_while_a_push_is_due_soon_writes_no_task_row(event, link, director):
+    change_venue(director, event, "Stadthalle")  # asks for the push
+    with CaptureQueriesContext(connection) as queries:
+        change_venue(director, event, "Bürgerhaus")
+    task_writes = [
+        q["sql"]
+        for q in queries
+        if "push_live" in q["sql"] and not q["sql"].lstrip().upper().startswith("SELECT")
+    ]
+    assert task_writes == [] and waiting_pushes(event).count() == 1
+    assert seqs(event) == [1, 2]
+
+
+def test_a_change_leaves_a_later_retry_of_a_failing_link_as_it_is(event, link, director):
+    LiveLink.objects.filter(pk=link.pk).update(failures=3)
+    later = timezone.now() + timedelta(seconds=8)
+    sender.push_live.using(run_after=later).enqueue(event_id=event.pk)
+    change_venue(director, event, "Stadthalle")
+    assert waiting_pushes(event).get().run_after == later
+    LiveLink.objects.filter(pk=link.pk).update(failures=0)  # healthy: brought forward
+    change_venue(director, event, "Bürgerhaus")
+    assert waiting_pushes(event).get().run_after <= timezone.now()
+
+
+def test_another_task_backend_is_asked_only_after_the_commit(
+    event, link, director, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from tests.factories import IMMEDIATE_TASKS
+
+    settings.TASKS = IMMEDIATE_TASKS  # an immediate backend would push inside the write
+    pushed = []
+    monkeypatch.setattr(sender, "schedule_push", lambda *a, **k: pushed.append(a))
+    with django_capture_on_commit_callbacks() as callbacks:
+        change_venue(director, event, "Stadthalle")
+    assert pushed == [] and callbacks
+    for callback in callbacks:
+        callback()
+    assert pushed == [(event.pk,)]
+
+
+def test_old_task_results_are_removed_at_most_every_ten_minutes(event, link, monkeypatch):
+    from django_tasks_db.models import DBTaskResult
+
+    old = timezone.now() - sender.TASK_RESULTS_KEPT - timedelta(minutes=1)
+
+    def finished_push():
+        result = sender.push_live.enqueue(event_id=event.pk)
+        DBTaskResult.objects.filter(pk=result.id).update(
+            status=TaskResultStatus.SUCCESSFUL, finished_at=old
+        )
+
+    clock = [1000.0]
+    monkeypatch.setattr(sender, "_clock", lambda: clock[0])
+    monkeypatch.setattr(sender, "_last_removal", [0.0])
+    finished_push()
+    sender._remove_old_task_results()
+    assert not DBTaskResult.objects.filter(finished_at=old).exists()
+    finished_push()
+    clock[0] += sender.REMOVE_EVERY_S - 1
+    sender._remove_old_task_results()  # a push a moment later writes nothing
+    assert DBTaskResult.objects.filter(finished_at=old).count() == 1
+    clock[0] += 2
+    sender._remove_old_task_results()
+    assert not DBTaskResult.objects.filter(finished_at=old).exists()
+
+
 def test_a_rolled_back_write_leaves_no_row_and_no_gap(event, link, director):
     change_venue(director, event, "Bürgerhaus")
     with pytest.raises(RuntimeError), transaction.atomic():
@@ -205,6 +284,24 @@ def test_a_change_sends_only_the_parts_it_touched(event, link, server, director)
     assert [p["key"] for p in batch["parts"]] == ["event"] and result.sent == 1
     assert server.parts["event"]["venue"] == "Bürgerhaus"
     assert LiveLink.objects.get(pk=link.pk).acked_seq == 3
+
+
+def test_a_lots_seed_drawn_by_a_standings_read_is_numbered_and_sent(event, link, server):
+    """The seed is drawn by a read (the standings, the prerendered PDF), after the last
+    change maybe: it is a change of its own, or the server's ties would be drawn apart."""
+    from scoring.standings.lots import ensure_lots_seed
+
+    Event.objects.filter(pk=event.pk).update(lots_seed=None)
+    sender.push(event)
+    seed = ensure_lots_seed(Event.objects.get(pk=event.pk))
+    assert waiting_pushes(event).count() == 1  # (asked for with the numbered change)
+
+    sender.push(event)
+
+    assert [p["key"] for p in server.batches[-1]["parts"]] == ["event"]
+    assert server.parts["event"]["lots_seed"] == seed
+    ensure_lots_seed(Event.objects.get(pk=event.pk))  # drawn once: nothing more to number
+    assert LiveLink.objects.get(pk=link.pk).next_seq == server.last_seq + 1
 
 
 def test_a_removed_part_is_sent_as_removed(event, link, server, director):
@@ -441,7 +538,8 @@ def test_a_rename_numbers_a_change_of_every_event_sent_live_in_one_lookup(event,
     with CaptureQueriesContext(connection) as queries, transaction.atomic():
         bump_for_names(None, club_ids=[club.pk])
     lookups = [q["sql"] for q in queries if '"live_livelink"' in q["sql"] and "SELECT" in q["sql"]]
-    # One lookup for both events (not one per event); only the linked one is numbered.
-    assert len(lookups) == 2  # the receiver's lookup, then add_change's locked row
+    # One lookup for both events (not one per event); only the linked one is numbered, and
+    # its push asked for in the same transaction.
+    assert len(lookups) == 3  # the receiver's lookup, add_change's locked row, its last send
     assert list(LiveChange.objects.values_list("event_id", "seq")) == [(event.pk, 1)]
     assert not LiveChange.objects.filter(event_id=other.pk).exists()
