@@ -435,6 +435,30 @@ def _check_strings(data: Any) -> None:
             stack.extend(item)
 
 
+# Escapes in raw JSON text that no database can store: a control character (PostgreSQL's
+# JSON refuses NUL) and a surrogate without its pair (no UTF-8 for it: SQLite fails).
+_ESCAPED_CONTROL = re.compile(r"\\u00(?:0[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])")
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def parse_json_numbers(text: str) -> Any:
+    """JSON with the number limits and without the escapes above, at C speed (0.35 s for
+    15 MB): for a document stored at once and scanned whole later (`load_json`'s depth,
+    lengths and control characters). Raises LimitExceeded, ``ValueError`` or
+    RecursionError (nesting beyond Python's limit)."""
+    control = _ESCAPED_CONTROL.search(text)
+    if control is not None:
+        check_text(chr(int(control.group()[2:], 16)))  # raises LimitExceeded
+    if _LONE_SURROGATE.search(text) is not None:
+        raise ValueError("lone surrogate")
+    return json.loads(
+        text, parse_int=_number(int), parse_float=_number(float), parse_constant=_refuse_constant
+    )
+
+
 def load_json(content: bytes | str) -> Any:
     """Parse JSON within the archive limits; raises LimitExceeded or ``ValueError``."""
     size = len(content.encode() if isinstance(content, str) else content)
