@@ -6,7 +6,9 @@ import datetime as dt
 import pytest
 
 from federation.models import Affiliation, Association, AssociationRole
+from live.tokens import issue_token
 from tests.factories import UserFactory
+from tests.federation.submit_helpers import people
 
 REASON = "Test"
 
@@ -65,3 +67,15 @@ def officer_b(region_b):
 @pytest.fixture
 def viewer_region_a(region_a):
     return holder(region_a, "viewer", "leser_he")
+
+
+@pytest.fixture
+def players(club_a):
+    """Club A's players of the submission tests (tests/federation/submit_helpers.people)."""
+    return people(club_a)
+
+
+@pytest.fixture
+def token(club_a):
+    """A club token of club A, as sent by the club's own installation."""
+    return issue_token(club_a, label="Vereinsserver")[1]

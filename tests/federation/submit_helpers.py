@@ -5,6 +5,7 @@ submissions endpoint with a club token."""
 import json
 
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.archive.dump import dumps, export_event
 from scoring.archive.load import loads
@@ -62,3 +63,9 @@ def post(client, token, payload, **extra):
 
 def matching_url():
     return reverse("federation_submit:matching_list")
+
+
+def german(msgid):
+    """The German text the server answers."""
+    with translation.override("de"):
+        return translation.gettext(msgid)

@@ -14,7 +14,7 @@ from federation import matching, submissions
 from federation.models import PlayerMatch, Submission
 from live.tokens import issue_token
 from tests.factories import IMMEDIATE_TASKS
-from tests.federation.submit_helpers import body, elsewhere, matching_url, people, post
+from tests.federation.submit_helpers import body, elsewhere, matching_url, post
 from tournaments.models import Participant
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +24,6 @@ pytestmark = pytest.mark.django_db
 def _fresh_rate(settings):
     cache.clear()
     settings.TASKS = IMMEDIATE_TASKS  # the worker reads each arrival at once
-
-
-@pytest.fixture
-def players(club_a):
-    return people(club_a)
 
 
 def _renumber(archive, old, new):

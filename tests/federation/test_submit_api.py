@@ -9,7 +9,7 @@ import json
 
 import pytest
 from django.core.cache import cache
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from clubs.models import Player
 from federation.models import EventVersion, PlayerMatch, Ranking, RankingStatus, Submission
@@ -22,6 +22,7 @@ from tests.federation.submit_helpers import (
     archive_of,
     body,
     elsewhere,
+    german,
     people,
     played,
     post,
@@ -40,22 +41,6 @@ def _fresh_rate():
 @pytest.fixture(autouse=True)
 def _tasks_at_once(settings):
     settings.TASKS = IMMEDIATE_TASKS
-
-
-@pytest.fixture
-def players(club_a):
-    return people(club_a)
-
-
-@pytest.fixture
-def token(club_a):
-    return issue_token(club_a, label="Vereinsserver")[1]
-
-
-def german(msgid):
-    """The German text the endpoint answers (the msgid until the catalogue is compiled)."""
-    with translation.override("de"):
-        return translation.gettext(msgid)
 
 
 def _nothing_stored(events_before):

@@ -11,14 +11,13 @@ import json
 
 import pytest
 from django.core.cache import cache
-from django.utils import translation
 from django_tasks_db.models import DBTaskResult
 
 from federation import submit_jobs
 from federation.models import EventVersion, PlayerMatch, Ranking, RankingStatus, Submission
 from live.tokens import issue_token
 from tests.factories import IMMEDIATE_TASKS
-from tests.federation.submit_helpers import URL, archive_of, body, elsewhere, people, post
+from tests.federation.submit_helpers import URL, archive_of, body, elsewhere, german, post
 from tournaments.models import Event, Participant
 
 pytestmark = pytest.mark.django_db
@@ -27,21 +26,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fresh_rate():
     cache.clear()
-
-
-@pytest.fixture
-def players(club_a):
-    return people(club_a)
-
-
-@pytest.fixture
-def token(club_a):
-    return issue_token(club_a, label="Vereinsserver")[1]
-
-
-def german(msgid):
-    with translation.override("de"):
-        return translation.gettext(msgid)
 
 
 def status(client, token, pk):

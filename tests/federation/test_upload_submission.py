@@ -8,11 +8,10 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.utils import translation
 
 from federation.models import EventVersion, PlayerMatch, Ranking, RankingStatus, Submission
 from tests.factories import IMMEDIATE_TASKS, user_with_role
-from tests.federation.submit_helpers import elsewhere, people
+from tests.federation.submit_helpers import elsewhere, german, people
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -24,16 +23,6 @@ DE = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9"}
 @pytest.fixture(autouse=True)
 def _tasks_at_once(settings):
     settings.TASKS = IMMEDIATE_TASKS
-
-
-@pytest.fixture
-def players(club_a):
-    return people(club_a)
-
-
-def german(msgid):
-    with translation.override("de"):
-        return translation.gettext(msgid)
 
 
 def upload(client, archive, **fields):
