@@ -22,7 +22,8 @@ import random
 import statistics
 import time
 from datetime import date, timedelta
-from pathlib import Path
+
+from bench.harness import setup_django, teardown_django
 
 REGIONS = 16
 AS_OF = date(2026, 6, 30)
@@ -33,43 +34,13 @@ SIZES = {
 
 
 def _setup(quick: bool) -> str:
-    """Django on a throw-away database: a fresh SQLite file under bench/out/, or a
-    PostgreSQL database named ``bench_fedscale[_quick]`` beside DATABASE_URL's."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
-    os.environ.setdefault("DEBUG", "1")
-    url = os.environ.get("DATABASE_URL", "")
-    out = Path(__file__).resolve().parent / "out"
-    out.mkdir(exist_ok=True)
-    if not url:
-        path = out / "fedscale.sqlite3"
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    import django
-
-    django.setup()
+    """Django on a throw-away database: bench/out/bench_fedscale[_quick].sqlite3, or a
+    PostgreSQL database of that name beside DATABASE_URL's (bench.harness)."""
+    database = setup_django("bench_fedscale" + ("_quick" if quick else ""))
     from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
 
-    if url:
-        name = "bench_fedscale" + ("_quick" if quick else "")
-        connection.settings_dict["TEST"]["NAME"] = name
-        connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    else:
-        call_command("migrate", verbosity=0)
-    settings.DEBUG = False
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    return f"{connection.vendor} ({connection.settings_dict['NAME']})"
-
-
-def _teardown() -> None:
-    from django.db import connection
-
-    if connection.vendor != "sqlite":
-        connection.creation.destroy_test_db(
-            connection.settings_dict["NAME"], verbosity=0, keepdb=False
-        )
+    return database
 
 
 # --------------------------------------------------------------------------- the data set
@@ -293,7 +264,7 @@ def print_table(rows_: list[tuple]) -> None:
     for label, p50, p95, queries, target in rows_:
         if p50 is None:
             print(f"| {label:<46} | {'':>8} | {'':>8} | {'':>7} | {target:>9} | "
-                  "see submission bench |")  # fmt: skip
+                  "python -m bench.federation_submit |")  # fmt: skip
             continue
         verdict = "pass" if p95 <= target else "FAIL"
         print(f"| {label:<46} | {p50:8.1f} | {p95:8.1f} | {queries:7d} | {target:>9} "
@@ -327,7 +298,7 @@ def main(argv=None) -> int:
         print(f"\nload average {load[0]:.2f} before, {os.getloadavg()[0]:.2f} after\n")
         print_table(table)
     finally:
-        _teardown()
+        teardown_django()
     return 0
 
 

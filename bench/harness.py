@@ -36,8 +36,10 @@ class Measurement:
         return "pass" if self.median_ms <= self.budget_ms else "FAIL"
 
 
-def setup_django() -> str:
-    """Configure Django on a throw-away database; returns the database's description."""
+def setup_django(name: str = "") -> str:
+    """Configure Django on a throw-away database; returns the database's description.
+    ``name`` names it (bench/out/<name>.sqlite3, or the PostgreSQL database <name>) where
+    the default test database's name would clash with another bench's."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
     os.environ.setdefault("DEBUG", "1")
     import django
@@ -46,7 +48,7 @@ def setup_django() -> str:
     url = os.environ.get("DATABASE_URL", "")
     OUT.mkdir(exist_ok=True)
     if not url:
-        path = OUT / "bench.sqlite3"
+        path = OUT / f"{name or 'bench'}.sqlite3"
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         os.environ["DATABASE_URL"] = f"sqlite:///{path}"
@@ -56,6 +58,8 @@ def setup_django() -> str:
 
     if url:
         # A fresh test database next to the configured one, dropped by teardown_django().
+        if name:
+            connection.settings_dict["TEST"]["NAME"] = name
         connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     else:
         call_command("migrate", verbosity=0)
