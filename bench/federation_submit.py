@@ -33,10 +33,9 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.parse
 from pathlib import Path
 
-from bench.live_setup import _server_env, manage
+from bench.live_setup import _server_env, create_server_db, drop_server_db, manage
 from bench.serving import ROOT, wait_until_up
 
 PORT = 8752
@@ -87,22 +86,7 @@ print(json.dumps(out))
 """
 
 
-def _admin(db_url: str) -> tuple[str, str]:
-    parsed = urllib.parse.urlparse(db_url)
-    name = parsed.path.lstrip("/")
-    if not name.startswith("bench_fedsubmit"):
-        raise SystemExit("the bench's database must be called bench_fedsubmit*")
-    return parsed._replace(path="/postgres").geturl(), name
-
-
-def _database(db_url: str, *, create: bool) -> None:
-    import psycopg
-
-    admin, name = _admin(db_url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if create:
-            conn.execute(f'CREATE DATABASE "{name}"')
+DB_PREFIX = "bench_fedsubmit"
 
 
 def _server(db_url: str, log) -> tuple[dict, str, list[subprocess.Popen]]:
@@ -201,7 +185,7 @@ def main(argv=None) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     if args.db == "postgres":
         db_url = POSTGRES
-        _database(db_url, create=True)
+        create_server_db(db_url, DB_PREFIX)
     else:
         path = folder / "verband.sqlite3"
         for suffix in ("", "-wal", "-shm", "-journal"):
@@ -267,7 +251,7 @@ def main(argv=None) -> int:
             process.wait(timeout=60)
         log.close()
         if args.db == "postgres":
-            _database(db_url, create=False)
+            drop_server_db(db_url, DB_PREFIX)
         teardown_django()
     text = (folder / "server.log").read_text(errors="replace")
     if "Traceback" in text:

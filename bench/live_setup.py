@@ -37,27 +37,29 @@ def _server_env(db_url: str) -> dict:
     return env
 
 
-def _admin_url(db_url: str) -> tuple[str, str]:
+def _admin_url(db_url: str, prefix: str) -> tuple[str, str]:
+    """The maintenance database's URL and the bench's database name, which must start with
+    ``prefix``: a bench drops it, so never a real one."""
     parsed = urllib.parse.urlparse(db_url)
     name = parsed.path.lstrip("/")
-    if not name.startswith("bench_live_"):
-        raise SystemExit("the bench's database must be called bench_live_*")
+    if not name.startswith(prefix):
+        raise SystemExit(f"the bench's database must be called {prefix}*")
     return parsed._replace(path="/postgres").geturl(), name
 
 
-def create_server_db(db_url: str) -> None:
+def create_server_db(db_url: str, prefix: str = "bench_live_") -> None:
     import psycopg
 
-    admin, name = _admin_url(db_url)
+    admin, name = _admin_url(db_url, prefix)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def drop_server_db(db_url: str) -> None:
+def drop_server_db(db_url: str, prefix: str = "bench_live_") -> None:
     import psycopg
 
-    admin, name = _admin_url(db_url)
+    admin, name = _admin_url(db_url, prefix)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
