@@ -6,7 +6,8 @@ many events and players: the versions with their events, the results of the vers
 kept parsed from an earlier computation, the players with club and region, the hidden
 players. It also writes the players' OfficialResult rows of newly approved versions (and
 removes those of versions no longer approved). 10,000 players and 230,000 results: about
-2 s in a running worker (bench.federation_scale, docs/performance.md).
+1.5 s in a running worker, with the cyclic garbage collector paused (common.gc_pause;
+bench.federation_scale, docs/performance.md).
 
 `schedule_recompute` asks the task worker for it once the approval, rejection or settings
 change is committed: one waiting task per ranking, no request waits for it."""
@@ -22,6 +23,7 @@ from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django_tasks import TaskResultStatus, task
 
 from clubs.models import Membership, Player, fold_german
+from common.gc_pause import cycle_collection_paused
 from scoring.rules.ranking import (
     DISQUALIFIED,
     FIELD_SMALL,
@@ -291,7 +293,8 @@ def recompute_ranking(ranking_id: int, reason: str = "") -> dict:
     ranking = Ranking.objects.filter(pk=ranking_id).first()
     if ranking is None:
         return {"state": "gone"}
-    snapshot = recompute(ranking, reason)
+    with cycle_collection_paused():
+        snapshot = recompute(ranking, reason)
     log.info("ranking %s computed: snapshot %s", ranking_id, snapshot.number)
     # A list page reads one page of the snapshot's rows and a card one row: no first
     # reader waits for the whole snapshot, so nothing is read into the cache here.
