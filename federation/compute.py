@@ -6,7 +6,7 @@ many events and players: the versions with their events, the results of the vers
 kept parsed from an earlier computation, the players with club and region, the hidden
 players. It also writes the players' OfficialResult rows of newly approved versions (and
 removes those of versions no longer approved). 10,000 players and 230,000 results: about
-1.5 s in a running worker, with the cyclic garbage collector paused (common.gc_pause;
+1.5 s in a running worker, with the cyclic garbage collector paused (common.gc_tuning;
 bench.federation_scale, docs/performance.md).
 
 `schedule_recompute` asks the task worker for it once the approval, rejection or settings
@@ -23,7 +23,7 @@ from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django_tasks import TaskResultStatus, task
 
 from clubs.models import Membership, Player, fold_german
-from common.gc_pause import cycle_collection_paused
+from common.gc_tuning import cycle_collection_paused
 from scoring.rules.ranking import (
     DISQUALIFIED,
     FIELD_SMALL,
