@@ -141,6 +141,12 @@ SORTS = {
     "club": lambda ln: (fold_german(ln["club"] or ""), fold_german(ln["name"])),
     "events": lambda ln: (-ln["events_counted"], ln["rank"] or 0),
 }
+# The same orders on SnapshotLine's columns (a stable sort keeps the list's order on ties).
+SORT_COLUMNS = {
+    "name": ("sort_name",),
+    "club": ("sort_club", "sort_name"),
+    "events": ("-events_counted", "rank"),
+}
 
 
 @dataclass
@@ -172,10 +178,17 @@ class LazyLines:
         self.snapshot, self.listed, self.prepare = snapshot, listed, prepare or (lambda x: x)
         self._all: list | None = None
         self._count: int | None = None
+        self._order: tuple[str, ...] = ()
 
     def _rows(self):
-        rows = SnapshotLine.objects.filter(snapshot=self.snapshot).order_by("position")
+        rows = SnapshotLine.objects.filter(snapshot=self.snapshot)
+        rows = rows.order_by(*self._order, "position")
         return rows if self.listed is None else rows.filter(listed=self.listed)
+
+    def order_by(self, *columns: str) -> None:
+        """Ordered by SnapshotLine's columns (each ascending or "-" descending), then the
+        list's own order: the page's slice is read in that order, nothing sorted here."""
+        self._order, self._all = tuple(columns), None
 
     def __len__(self) -> int:
         if self._all is not None:
@@ -197,8 +210,11 @@ class LazyLines:
 
     def everything(self) -> list:
         if self._all is None:
-            lines = read_lines(SnapshotLine, self.snapshot.pk)
-            chosen = [ln for ln in lines if self.listed is None or ln["listed"] == self.listed]
+            if self._order:
+                chosen = list(self._rows().values_list("line", flat=True))
+            else:
+                lines = read_lines(SnapshotLine, self.snapshot.pk)
+                chosen = [ln for ln in lines if self.listed is None or ln["listed"] == self.listed]
             self._all = self.prepare([decorate(line) for line in chosen])
         return self._all
 
@@ -230,8 +246,8 @@ def ranking_list(
     manage = user is not None and can_manage(user, ranking.association)
     if lazy and region is None and snapshot is not None:
         listed = LazyLines(snapshot, listed=True)
-        if sort in SORTS:
-            listed.sort(key=SORTS[sort])
+        if sort in SORT_COLUMNS:
+            listed.order_by(*SORT_COLUMNS[sort])
         unlisted = [decorate(line) for line in LazyLines(snapshot, listed=False)._rows()
                     .values_list("line", flat=True)]  # fmt: skip
         return ListPage(ranking, snapshot, regions, region, listed, unlisted, manage)

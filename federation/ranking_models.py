@@ -256,6 +256,12 @@ class SnapshotLine(models.Model):
     hidden = models.BooleanField(default=False)
     line = models.JSONField(default=dict)
     results = models.JSONField(default=list)
+    # What a list page sorts by, so that it reads one page in that order (the same values
+    # as the line's, names folded as clubs.models.fold_german: a-z0-9, any collation).
+    sort_name = models.CharField(max_length=300, default="", blank=True)
+    sort_club = models.CharField(max_length=300, default="", blank=True)
+    events_counted = models.PositiveIntegerField(default=0)
+    points = models.DecimalField(max_digits=18, decimal_places=2, default=0)
 
     class Meta:
         ordering = ["snapshot", "position"]
@@ -267,6 +273,7 @@ class SnapshotLine(models.Model):
         indexes = [
             models.Index(fields=["snapshot", "player"], name="snapshotline_player"),
             models.Index(fields=["snapshot", "region", "position"], name="snapshotline_region"),
+            models.Index(fields=["snapshot", "sort_name"], name="snapshotline_name"),
         ]
 
     def __str__(self):

@@ -13,15 +13,24 @@ every value through its field, seconds for 10,000 rows."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 from django.db import connection
+
+from clubs.models import fold_german
 
 FACTS = ("version", "event", "event_name", "date", "field")
 KEYS = frozenset((*FACTS, "place", "points", "counted", "reason"))
 ROW_FIELDS = (
     "snapshot", "position", "player", "region", "rank", "region_rank", "listed", "hidden",
-    "line", "results",
+    "line", "results", "sort_name", "sort_club", "events_counted", "points",
 )  # fmt: skip
+
+
+def sort_columns(line: dict) -> tuple:
+    """A line's sort_name, sort_club, events_counted and points (SnapshotLine)."""
+    return (fold_german(line.get("name") or "")[:300], fold_german(line.get("club") or "")[:300],
+            line.get("events_counted") or 0, Decimal(line.get("value") or 0))  # fmt: skip
 
 
 def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tuple]]:
@@ -58,7 +67,8 @@ def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tu
         head = {key: value for key, value in line.items() if key != "results"}
         rows.append(
             (snapshot_id, position, line["player"], region, line.get("rank"), region_rank,
-             bool(line.get("listed")), bool(line.get("hidden")), head, results)
+             bool(line.get("listed")), bool(line.get("hidden")), head, results,
+             *sort_columns(line))
         )  # fmt: skip
     return [list(key) for key in facts], rows
 
