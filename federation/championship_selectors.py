@@ -6,7 +6,6 @@ German). Six queries however long the list is."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
@@ -14,9 +13,10 @@ from scoring.rules.qualification import Wildcard as RuleWildcard
 from scoring.rules.qualification import qualify
 from scoring.rules.ranking import PlayerLine, RankingError
 
-from .lists import local_number, newest_snapshot, regions_of, snapshot_lines
+from .lists import local_number, newest_snapshot, regions_of
 from .models import Association, Championship, RankingSnapshot, Wildcard
 from .permissions import can_manage
+from .ranking_models import SnapshotLine
 
 
 @dataclass
@@ -76,29 +76,24 @@ def _places(championship: Championship, region: Association) -> int:
     return int(championship.region_places.get(str(region.pk), championship.places_per_region))
 
 
-def _proxies(lines: list[dict]) -> list[PlayerLine]:
-    """The listed lines as the rules' lines, in the snapshot's (the rules') order."""
-    out = []
-    for index, line in enumerate(lines):
-        if line["listed"]:
-            order = (line["rank"], 0, 0, index)
-            out.append(
-                PlayerLine(
-                    line["player"],
-                    line["rank"],
-                    False,
-                    line["hidden"],
-                    Fraction(line["value"] or 0),
-                    None,
-                    (),
-                    (),
-                    (),
-                    0,
-                    "",
-                    order,
-                )
-            )
-    return out
+def _proxies(rows) -> list[PlayerLine]:
+    """The listed lines (rows of player, rank, listed, hidden in the snapshot's order) as
+    the rules' lines, in that (the rules') order. No value: qualification goes by rank and
+    order only."""
+    return [
+        PlayerLine(player, rank, False, hidden, None, None, (), (), (), 0, "",
+                   (rank, 0, 0, index))
+        for index, (player, rank, listed, hidden) in enumerate(rows)
+        if listed
+    ]  # fmt: skip
+
+
+def _named(result) -> set:
+    """Every player the page names: qualifiers, reserves, unused wildcards, and those the
+    explanations name."""
+    out = {q.player for q in result.qualified} | {r.player for r in result.reserves}
+    out |= {c.player for c in result.unused_wildcards}
+    return out | {line.params["player"] for line in result.explanations if "player" in line.params}
 
 
 def qualification_page(user, championship: Championship) -> QualificationPage:
@@ -111,8 +106,14 @@ def qualification_page(user, championship: Championship) -> QualificationPage:
         championship, snapshot, regions, wildcard_rows=cards,
         can_manage=user is not None and can_manage(user, ranking.association),
     )  # fmt: skip
-    lines = snapshot_lines(snapshot, results=False)  # the lines without their results
-    by_player = {line["player"]: line for line in lines}
+    # What qualification needs of every line as plain columns (10,000 lines: no JSON); the
+    # lines of the players the page names are read after it (one query each).
+    rows = (
+        SnapshotLine.objects.filter(snapshot=snapshot).order_by("position")
+        .values_list("player", "rank", "listed", "hidden", "region")
+    )  # fmt: skip
+    rows = list(rows) if snapshot is not None else []
+    by_player: dict = {}
     region_ids = {r.pk for r in regions}
     names = {r.pk: r.name for r in regions}
     people = {p.pk: p for p in titles} | {c.player_id: c.player for c in cards}
@@ -128,14 +129,11 @@ def qualification_page(user, championship: Championship) -> QualificationPage:
             line["value"], line["hidden"], note, tied,
         )  # fmt: skip
 
-    regions_map = {}
-    for line in lines:
-        region = next((r for r in line.get("regions") or () if r in region_ids), None)
-        if region is not None:
-            regions_map[line["player"]] = region
+    # A line's region: its club's regional association on the ranking date (the row's).
+    regions_map = {row[0]: row[4] for row in rows if row[4] in region_ids}
     try:
         result = qualify(
-            _proxies(lines),
+            _proxies(row[:4] for row in rows),
             regions_map,
             quota_of(championship, regions),
             title_holders=[p.pk for p in titles],
@@ -153,6 +151,10 @@ def qualification_page(user, championship: Championship) -> QualificationPage:
             return entry(value).name
         return str(value)
 
+    named = _named(result)
+    if named:
+        found = SnapshotLine.objects.filter(snapshot=snapshot, player__in=named)
+        by_player = {line["player"]: line for line in found.values_list("line", flat=True)}
     page.explanations = [line.text(_, show) for line in result.explanations]
     page.titles = [
         entry(q.player, note=_("title holder")) for q in result.qualified if q.way == "title"
