@@ -1,5 +1,6 @@
 """Who plays and who may do what: clubs, players, memberships and per-club roles."""
 
+import functools
 import unicodedata
 
 from django.conf import settings
@@ -75,6 +76,7 @@ def make_name_key(given_name: str, family_name: str) -> str:
     return f"{given_name.strip()} {family_name.strip()}".casefold()
 
 
+@functools.lru_cache(maxsize=65_536)  # a federation's 10,000 names and clubs, sorted often
 def fold_german(text: str) -> str:
     """DIN 5007-1 folding: Ä with A, ß as ss, accents dropped; only a-z and digits remain."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 
-from django.http import Http404, JsonResponse
+import orjson
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import gettext as _
@@ -23,8 +25,15 @@ from .public_cache import snapshot_view
 MAX_AGE = 5
 
 
-def _json(data, status=200) -> JsonResponse:
-    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+_ENCODER = DjangoJSONEncoder()
+_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
+
+
+def _json(data, status=200) -> HttpResponse:
+    """JSON in UTF-8 as JsonResponse writes it; orjson, with Django's encoder for what it
+    does not write itself (dates, decimals): a national list of 10,000 lines in a few ms."""
+    body = orjson.dumps(data, default=_ENCODER.default, option=_OPTIONS)
+    return HttpResponse(body, status=status, content_type="application/json")
 
 
 def _snapshot_json(state) -> dict | None:
