@@ -5,8 +5,8 @@ reads (format in docs/federation.md). A fixed number of queries read what it nee
 many events and players: the versions with their events, the results of the versions not
 kept parsed from an earlier computation, the players with club and region, the hidden
 players. It also writes the players' OfficialResult rows of newly approved versions (and
-removes those of versions no longer approved). 10,000 players and 230,000 results: about
-1.5 s in a running worker, with the cyclic garbage collector paused (common.gc_tuning;
+removes those of versions no longer approved). 10,000 players and 230,000 results:
+1.4-1.9 s in a running worker, with the cyclic garbage collector paused (common.gc_tuning;
 bench.federation_scale, docs/performance.md).
 
 `schedule_recompute` asks the task worker for it once the approval, rejection or settings
