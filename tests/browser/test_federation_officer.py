@@ -42,3 +42,37 @@ def test_an_officer_admits_a_club_in_german(live_server, browser, size):
     assert "Aufnahmeantrag vom 3. März" in text and "landeswart" in text
     _shot(page, "federation-history", size)
     context.close()
+
+
+def test_the_review_tables_on_a_phone_are_regions_named_by_their_headings(live_server, browser):
+    """Two tables too wide for the phone scroll inside themselves; each is a keyboard-
+    reachable region named by its own heading (not both by the page's title: axe's
+    landmark-unique)."""
+    from django.utils import timezone
+
+    from federation.models import RankingStatus
+    from tests.factories import EventFactory
+    from tests.federation.status_helpers import approved_version, make_ranking
+
+    national = Association.objects.create(
+        name="Deutscher Rommé-Verband", short_name="DRV", kind="national"
+    )
+    ranking = make_ranking(national, "Deutsche Rangliste der Einzelspielerinnen und Einzelspieler")
+    club = ClubFactory(name="Rommé-Freunde Fulda-Petersberg", short_name="RF Fulda-Petersberg")
+    long_name = "Großer Herbstpokal der Rommé- und Kartenspielfreunde Fulda-Petersberg"
+    RankingStatus.objects.create(event=EventFactory(club=club, name=long_name), ranking=ranking,
+                                 state="requested", requested_at=timezone.now())  # fmt: skip
+    version = approved_version(ranking, EventFactory(club=club, name=long_name + " II"), [])
+    version.state = "pending"
+    version.save(update_fields=["state"])
+    officer = UserFactory(username="bundeswart")
+    AssociationRole.objects.create(user=officer, association=national, role="officer")
+    context, page = _login(browser, live_server, "phone", "bundeswart")
+    page.goto(live_server.url + "/federation/review/")
+    page.wait_for_load_state()
+    regions = page.locator("table[role=region]")
+    labels = [regions.nth(i).get_attribute("aria-label") for i in range(regions.count())]
+    assert labels == ["Anträge auf Ranglistenstatus", "Einreichungen zur Prüfung"], labels
+    assert all(regions.nth(i).get_attribute("tabindex") == "0" for i in range(regions.count()))
+    _shot(page, "federation-review", "phone")
+    context.close()
