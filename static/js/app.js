@@ -15,13 +15,24 @@
     return null;
   }
   function mark() {
+    var used = {};
+    document.querySelectorAll("table.data-table[role=region][aria-label]").forEach(function (t) {
+      used[t.getAttribute("aria-label")] = true;
+    });
     document.querySelectorAll("table.data-table").forEach(function (table) {
       if (table.scrollWidth > table.clientWidth + 1) {
         table.setAttribute("tabindex", "0");
         table.setAttribute("role", "region");
         if (!table.getAttribute("aria-label")) {
           var heading = table.caption || headingBefore(table);
-          table.setAttribute("aria-label", heading ? heading.textContent.trim() : document.title);
+          var name = heading ? heading.textContent.trim() : document.title;
+          // Two tables under headings of one name ("Wildcards" in the list and in the
+          // officer's form) are told apart by a number: a region's name is unique.
+          for (var n = 2, base = name; used[name]; n++) {
+            name = base + " (" + n + ")";
+          }
+          used[name] = true;
+          table.setAttribute("aria-label", name);
         }
       } else if (table.getAttribute("role") === "region") {
         table.removeAttribute("tabindex");
