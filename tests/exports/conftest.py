@@ -153,15 +153,27 @@ def run_worker() -> None:
     """A real worker (`manage.py db_worker --batch`): every waiting task, then it exits.
     Needs django_db(transaction=True): the worker closes connections between tasks."""
     import signal
+    import time
 
     from django.core.management import call_command
+    from django.db import OperationalError
 
     # The worker installs its own handlers for a graceful stop; pytest keeps its own.
     kept = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT)}
     try:
-        call_command(
-            "db_worker", "--batch", "--no-reload", "--no-startup-delay", "--interval=0", verbosity=0
-        )
+        for attempt in range(50):
+            try:
+                call_command("db_worker", "--batch", "--no-reload", "--no-startup-delay",
+                             "--interval=0", verbosity=0)  # fmt: skip
+                break
+            except OperationalError as error:
+                # The test database is SQLite in memory with a shared cache: a page's poll
+                # answered by the live server thread at that moment holds a table lock, which
+                # is refused at once ("table is locked"), not waited for. A task's own work
+                # is atomic, so the batch is simply run again.
+                if "locked" not in str(error) or attempt == 49:
+                    raise
+                time.sleep(0.1)
     finally:
         for number, handler in kept.items():
             signal.signal(number, handler)
