@@ -31,6 +31,9 @@ with ``manage.py live_push`` (the first push). Then:
    the laptop's.
 
 ``--quick``: 20 confirmations, 20 + 20 sheets of cost, a backlog of 1 series.
+``--server-nice 19`` and ``--server-own-disk`` stand in for the server being another
+machine: its gunicorn and PostgreSQL backends at a lower CPU priority, its commits not
+waiting for the disk the laptop's SQLite syncs to.
 """
 
 from __future__ import annotations
@@ -320,6 +323,12 @@ def main(argv=None) -> int:
         default=0,
         help="the server's gunicorn and PostgreSQL backends at this niceness",
     )
+    parser.add_argument(
+        "--server-own-disk",
+        action="store_true",
+        help="the server's PostgreSQL commits without waiting for its disk (synchronous_commit"
+        " off), standing in for a server's own disk",
+    )
     args = parser.parse_args(argv)
     SERVER_NICE[0] = args.server_nice
     visible_n, cost_n, backlog_series = (20, 20, 1) if args.quick else (100, 100, 5)
@@ -332,7 +341,7 @@ def main(argv=None) -> int:
     loads = [os.getloadavg()]
     try:
         started = time.perf_counter()
-        create_server_db(db_url)
+        create_server_db(db_url, own_disk=args.server_own_disk)
         club, event_a, event_b, director, helper = setup_laptop(folder)
         server_club = prepare_server(server_env, club.name, club.short_name)
         tokens = [manage(server_env, "live_token", "--club", str(server_club)) for _ in "ab"]
@@ -409,6 +418,7 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
             if args.server_nice
             else ""
         )
+        + (", its commits not flushed (--server-own-disk)" if args.server_own_disk else "")
     )
     print("| measure | figure | target | verdict |")
     print("|---|---|---|---|")

@@ -27,14 +27,13 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.live_setup import _server_env, manage
+from bench.live_setup import _server_env, create_server_db, drop_server_db, manage
 from bench.load import _sheet_post, _version
 from bench.serving import PASSWORD, ROOT, Client, collect_static, hall_command, wait_until_up
 
@@ -125,30 +124,17 @@ def seed_laptop(folder: Path, players: int) -> dict:
 # ----- the server's database ----------------------------------------------------------------
 
 
-def _admin(db_url: str) -> tuple[str, str]:
-    parsed = urllib.parse.urlparse(db_url)
-    name = parsed.path.lstrip("/")
-    if not re.fullmatch(r"(faults_live|test_live_two_\d+)", name):
-        raise ValueError(f"not a live rig's database: {name}")
-    return parsed._replace(path="/postgres").geturl(), name
+# A rig drops its database: only one of these names (bench.live_setup checks it).
+DATABASE_PREFIXES = ("faults_live", "test_live_two_")
 
 
 def drop_db(db_url: str) -> None:
-    import psycopg
-
-    admin, name = _admin(db_url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    drop_server_db(db_url, DATABASE_PREFIXES)
 
 
 def prepare_server(db_url: str) -> tuple[int, str]:
     """A fresh database, migrated, with the laptop's club; (club id, a token)."""
-    import psycopg
-
-    drop_db(db_url)
-    admin, name = _admin(db_url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    create_server_db(db_url, DATABASE_PREFIXES)
     env = server_env(db_url)
     manage(env, "migrate", "--verbosity", "0")
     code = (f"from clubs.models import Club; print(Club.objects.create(name={CLUB!r}, "

@@ -37,26 +37,32 @@ def _server_env(db_url: str) -> dict:
     return env
 
 
-def _admin_url(db_url: str, prefix: str) -> tuple[str, str]:
+def _admin_url(db_url: str, prefix: str | tuple[str, ...]) -> tuple[str, str]:
     """The maintenance database's URL and the bench's database name, which must start with
-    ``prefix``: a bench drops it, so never a real one."""
+    ``prefix`` (or one of them): a bench drops it, so never a real one."""
     parsed = urllib.parse.urlparse(db_url)
     name = parsed.path.lstrip("/")
     if not name.startswith(prefix):
-        raise SystemExit(f"the bench's database must be called {prefix}*")
+        names = " or ".join(f"{p}*" for p in ((prefix,) if isinstance(prefix, str) else prefix))
+        raise SystemExit(f"the bench's database must be called {names}")
     return parsed._replace(path="/postgres").geturl(), name
 
 
-def create_server_db(db_url: str, prefix: str = "bench_live_") -> None:
+def create_server_db(db_url: str, prefix: str | tuple = "bench_live_", *, own_disk=False) -> None:
+    """``own_disk``: the database's commits do not wait for the WAL's flush
+    (synchronous_commit=off), standing in for a server's own disk: on this machine its
+    flushes queue with the laptop's SQLite syncs (docs/performance-log.md, 2026-11-26)."""
     import psycopg
 
     admin, name = _admin_url(db_url, prefix)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
+        if own_disk:
+            conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
 
 
-def drop_server_db(db_url: str, prefix: str = "bench_live_") -> None:
+def drop_server_db(db_url: str, prefix: str | tuple = "bench_live_") -> None:
     import psycopg
 
     admin, name = _admin_url(db_url, prefix)
