@@ -119,6 +119,10 @@ def test_fingerprints_see_any_change_and_nothing_else():
     assert fingerprint(a) != fingerprint({"x": [1, 2, {"b": "a", "a": None}]})
     assert fingerprint([2, 1]) != fingerprint([1, 2])
     assert fingerprints({"event": a}) == {"event": fingerprint(b)}
+    # a number orjson does not write (beyond 64 bits) still has a fingerprint, its own
+    big = {"x": 2**70}
+    assert len(fingerprint(big)) == 64 and fingerprint(big) != fingerprint({"x": 2**70 + 1})
+    assert fingerprint({1: "a"}) == fingerprint({"1": "a"})  # keys as JSON writes them
 
 
 def test_a_sheet_without_its_series_is_left_out(event):
