@@ -1,7 +1,8 @@
 """The qualification list of a championship: the newest snapshot of its ranking through
 `scoring.rules.qualification.qualify` (title holders, the places of each regional
 association with its cut line, wildcards, reserves in order, the explanation lines in
-German). Six queries however long the list is."""
+German). Seven queries however long the list is: every line's rank, region and flags as
+columns, then the lines of the players the page names."""
 
 from __future__ import annotations
 
@@ -107,7 +108,7 @@ def qualification_page(user, championship: Championship) -> QualificationPage:
         can_manage=user is not None and can_manage(user, ranking.association),
     )  # fmt: skip
     # What qualification needs of every line as plain columns (10,000 lines: no JSON); the
-    # lines of the players the page names are read after it (one query each).
+    # lines of the players the page names are read after qualifying (one more query).
     rows = (
         SnapshotLine.objects.filter(snapshot=snapshot).order_by("position")
         .values_list("player", "rank", "listed", "hidden", "region")
