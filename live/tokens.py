@@ -35,6 +35,14 @@ def digest(raw: str) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
+def new_secret() -> str:
+    """A fresh secret that never starts with "-": a command line would take it for an option
+    (``--token -x…`` fails in argparse)."""
+    while (raw := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return raw
+
+
 def issue_token(
     club: Club, *, event: Event | None = None, label: str = "", created_by=None
 ) -> tuple[LiveToken, str]:
@@ -43,7 +51,7 @@ def issue_token(
     again. No role check: the command line's operator and :func:`make_token` call it."""
     if event is not None:
         check_event_for_token(club, event)
-    raw = secrets.token_urlsafe(32)
+    raw = new_secret()
     token = LiveToken(
         club=club,
         event=event,

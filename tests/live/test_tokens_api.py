@@ -112,6 +112,13 @@ def test_a_token_is_kept_as_its_hash_only(club_a, organiser_a):
     assert token.history.count() == 1 and token.history.first().history_user == organiser_a
 
 
+def test_a_secret_never_looks_like_a_command_line_option(monkeypatch):
+    # One in 64 urlsafe secrets starts with "-": "--token -x…" made argparse fail in CI.
+    drawn = iter(["-abc", "-def", "ghi"])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert tokens.new_secret() == "ghi"
+
+
 def test_only_organisers_make_and_revoke_tokens(club_a, club_b, organiser_a, scorer_a):
     from django.core.exceptions import PermissionDenied
 
