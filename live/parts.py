@@ -56,9 +56,10 @@ def cut(data: dict) -> dict[str, Any]:
     return parts
 
 
-def event_parts(event) -> dict[str, Any]:
-    """The event's parts as they are now (participants by their ids here)."""
-    return cut(export_event(event, refs="id"))
+def event_parts(event, version_dumps: dict | None = None) -> dict[str, Any]:
+    """The event's parts as they are now (participants by their ids here).
+    ``version_dumps``: see `scoring.archive.dump.export_event`."""
+    return cut(export_event(event, refs="id", version_dumps=version_dumps))
 
 
 @contextmanager

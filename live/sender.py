@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import TaskResultStatus, task
 
+from common.gc_tuning import cycle_collection_paused
 from live import outbox, protocol
 from live.models import Installation, LiveChange, LiveLink
 from live.parts import event_parts, fingerprints, read_snapshot
@@ -45,6 +46,10 @@ PROBE_TIMEOUT_S = 4.0
 # in one push, and the worker leaves the laptop's CPU to the director in between (bench:
 # with a push after every confirmation the worker pushed 82 % of the time).
 PUSH_GAP_S = 2.0
+# Each event's sheet versions as the last push dumped them (by id and time; a version never
+# changes): the next push reads only the new ones' grids. One worker process's memory;
+# empty after a restart, which costs one whole dump.
+_VERSION_DUMPS: dict[int, dict] = {}
 TASK_RESULTS_KEPT = timedelta(hours=1)
 REMOVE_EVERY_S = 600.0
 # Kinds of parts in the order a server can apply them: the event and its people first,
@@ -248,10 +253,15 @@ def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> P
             get_json(status_url(link, origin_key()), link.token, PROBE_TIMEOUT_S)
         except (OSError, ValueError) as error:
             return _failed(link, _network_message(error), now)
-    with read_snapshot():
-        to_seq = LiveLink.objects.filter(pk=link.pk).values_list("next_seq", flat=True).get() - 1
-        parts = event_parts(event)
-    prints = fingerprints(parts)
+    # The dump makes some 100,000 short-lived objects that hold no cycles: the collector's
+    # walks over the worker's heap doubled its CPU (docs/performance-log.md, 2026-11-26).
+    with cycle_collection_paused():
+        with read_snapshot():
+            link_row = LiveLink.objects.filter(pk=link.pk)
+            next_seq = link_row.values_list("next_seq", flat=True).get()
+            parts = event_parts(event, _VERSION_DUMPS.setdefault(event.pk, {}))
+        prints = fingerprints(parts)
+    to_seq = next_seq - 1
     sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}
     changed = sorted((k for k in parts if sent_parts.get(k) != prints[k]), key=_rank)
     removed = sorted(k for k in sent_parts if k not in parts)

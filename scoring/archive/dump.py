@@ -17,7 +17,13 @@ from django.utils import timezone
 
 from clubs.models import Club, Player
 from scoring.archive import sections
-from scoring.archive.fields import is_user_fk, model_fields, remap_series_json, user_model
+from scoring.archive.fields import (
+    field_plan,
+    is_user_fk,
+    model_fields,
+    remap_series_json,
+    user_model,
+)
 from scoring.archive.validate import FORMAT, VERSION
 from scoring.models import Sheet, SheetVersion
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
@@ -33,12 +39,12 @@ def _plain(value) -> Any:
 
 def _dump_fields(obj, model, skip=(), usernames: dict[int, str] | None = None) -> dict:
     data = {}
-    for f in model_fields(model, skip):
-        if is_user_fk(f):
-            user_id = getattr(obj, f.attname)
-            data[f.name] = None if user_id is None else usernames[user_id]
+    for name, attname, is_user in field_plan(model, tuple(skip)):
+        if is_user:
+            user_id = getattr(obj, attname)
+            data[name] = None if user_id is None else usernames[user_id]
         else:
-            data[f.name] = _plain(getattr(obj, f.attname))
+            data[name] = _plain(getattr(obj, attname))
     return data
 
 
@@ -46,12 +52,21 @@ def _club_dict(club: Club) -> dict:
     return _dump_fields(club, Club)
 
 
-def export_event(event: Event, *, refs: str = "position") -> dict:
+def export_event(
+    event: Event, *, refs: str = "position", version_dumps: dict[tuple, dict] | None = None
+) -> dict:
     """The archive of ``event`` as plain data (``json.dumps`` it; see :func:`dumps`).
 
     ``refs``: how participants are numbered: ``"position"`` 1, 2, … in id order (the
     archive file); ``"id"`` their ids here, the same from one dump to the next (the parts
-    live results send, ``live.parts``). Both keep the id order the import relies on."""
+    live results send, ``live.parts``). Both keep the id order the import relies on.
+
+    ``version_dumps``: sheet versions already dumped, by (id, created_at), kept by a caller
+    that dumps the same event again and again (the live sender): a version is never
+    changed, so only new ones are read with their grids (reading every grid again was a
+    third of a push's dump). The time in the key tells a reused id (a restored backup)
+    from the version dumped before. It is left holding the event's versions as they are
+    now; the caller must not change its values."""
     if refs not in ("position", "id"):
         raise ValueError(f"refs must be 'position' or 'id', not {refs!r}")
     event = Event.objects.select_related("club", "season").get(pk=event.pk)
@@ -66,24 +81,44 @@ def export_event(event: Event, *, refs: str = "position") -> dict:
     series_list = list(Series.objects.filter(event=event).order_by("number"))
     tables = list(Table.objects.filter(series__event=event).order_by("series__number", "number"))
     seats = defaultdict(list)
-    for seat in Seat.objects.filter(series__event=event).order_by("table_id", "position"):
-        seats[seat.table_id].append(ref_of[seat.participant_id])
+    seat_rows = Seat.objects.filter(series__event=event).order_by("table_id", "position")
+    for table_id, participant_id in seat_rows.values_list("table_id", "participant_id"):
+        seats[table_id].append(ref_of[participant_id])
     sheets = {s.table_id: s for s in Sheet.objects.filter(table__series__event=event)}
-    versions = defaultdict(list)
-    for version in SheetVersion.objects.filter(sheet__table__series__event=event).order_by(
-        "sheet_id", "number"
-    ):
-        versions[version.sheet_id].append(version)
+    event_versions = SheetVersion.objects.filter(sheet__table__series__event=event)
+    # (id, created, sheet, author) of every version in order; the rows where not known.
+    version_keys = list(
+        event_versions.order_by("sheet_id", "number").values_list(
+            "pk", "created_at", "sheet_id", "created_by_id"
+        )
+    )
+    known = version_dumps if version_dumps is not None else {}
+    new_ids = [pk for pk, at, _sheet, _by in version_keys if (pk, at) not in known]
+    rows = event_versions if len(new_ids) == len(version_keys) else _rows_by_id(new_ids)
 
     user_ids = {event.created_by_id}
     for s in series_list:
         user_ids.update(getattr(s, f.attname) for f in model_fields(Series) if is_user_fk(f))
     for sheet in sheets.values():
         user_ids.update(getattr(sheet, f.attname) for f in model_fields(Sheet) if is_user_fk(f))
-    for vs in versions.values():
-        user_ids.update(v.created_by_id for v in vs)
+    user_ids.update(key[3] for key in version_keys)
     user_ids.discard(None)
     usernames = dict(User.objects.filter(pk__in=user_ids).values_list("pk", User.USERNAME_FIELD))
+
+    dumped = {
+        (v.pk, v.created_at): _dump_fields(v, SheetVersion, usernames=usernames) for v in rows
+    }
+    if version_dumps is not None:  # holds this event's versions now, nothing gone since
+        current = {(pk, at) for pk, at, _sheet, _by in version_keys}
+        for gone in version_dumps.keys() - current:
+            del version_dumps[gone]
+        version_dumps.update(dumped)
+    versions = defaultdict(list)
+    for pk, at, sheet_id, by in version_keys:
+        data = dumped.get((pk, at)) or known[pk, at]
+        if data["created_by"] != usernames[by]:  # the user was renamed since
+            data = {**data, "created_by": usernames[by]}
+        versions[sheet_id].append(data)
 
     event_data = _dump_fields(
         event, Event, skip=("ruleset_slug", "ruleset_overrides"), usernames=usernames
@@ -113,9 +148,7 @@ def export_event(event: Event, *, refs: str = "position") -> dict:
             data["sheet"] = None
         else:
             sheet_data = _dump_fields(sheet, Sheet, usernames=usernames)
-            sheet_data["versions"] = [
-                _dump_fields(v, SheetVersion, usernames=usernames) for v in versions[sheet.pk]
-            ]
+            sheet_data["versions"] = versions[sheet.pk]
             data["sheet"] = sheet_data
         tables_of[table.series_id].append(data)
 
@@ -148,6 +181,11 @@ def export_event(event: Event, *, refs: str = "position") -> dict:
         "series": series_out,
         **section_data,
     }
+
+
+def _rows_by_id(ids: list[int]):
+    for start in range(0, len(ids), 500):  # (SQLite's limit of parameters in one query)
+        yield from SheetVersion.objects.filter(pk__in=ids[start : start + 500])
 
 
 def _dump_section(obj, model, skip=()) -> dict:

@@ -3,6 +3,8 @@ written, which point at users, and how ids in stored JSON are renumbered on impo
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib.auth import get_user_model
 
 
@@ -14,10 +16,17 @@ def is_user_fk(f) -> bool:
     return f.is_relation and f.many_to_one and f.related_model is user_model()
 
 
-def model_fields(model, skip=()) -> list:
+def model_fields(model, skip=()) -> tuple:
     """The concrete fields that travel: no primary key, no relation other than to a user,
     nothing the model computes itself (``editable=False``, e.g. ``Player.name_key``)
     except automatic timestamps, which are kept for the audit trail."""
+    return _model_fields(model, tuple(skip))
+
+
+# Models do not change while the program runs; asking again cost a live push a tenth of its
+# dump (get_user_model for every field of every row: bench in docs/performance-log.md).
+@cache
+def _model_fields(model, skip: tuple) -> tuple:
     out = []
     for f in model._meta.concrete_fields:
         if f.primary_key or f.name in skip:
@@ -28,7 +37,14 @@ def model_fields(model, skip=()) -> list:
         if not f.editable and not auto_time:
             continue
         out.append(f)
-    return out
+    return tuple(out)
+
+
+@cache
+def field_plan(model, skip: tuple = ()) -> tuple[tuple[str, str, bool], ...]:
+    """(name, attname, points at a user) of each field that travels: what a dump reads
+    for every row."""
+    return tuple((f.name, f.attname, is_user_fk(f)) for f in model_fields(model, skip))
 
 
 def remap(value, mapping: dict[int, int]):

@@ -132,3 +132,46 @@ def test_a_sheet_without_its_series_is_left_out(event):
     assert [s["number"] for s in data["series"]] == [2, 3, 4]
     with pytest.raises(ValueError):
         assemble({**parts, "nonsense": {}})
+
+
+def test_a_kept_dump_of_the_versions_reads_only_new_grids_and_stays_equal(event):
+    """The sender keeps the versions it dumped (a version never changes): the next dump
+    reads only new versions' grids, and equals a dump without what was kept, after a new
+    version, a renamed author and a deleted sheet."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.models import Sheet, SheetVersion
+
+    def grid_queries(kept):
+        with CaptureQueriesContext(connection) as queries:
+            parts = event_parts(event, kept)
+        assert parts == event_parts(event)  # the same as a dump without the kept versions
+        return [q["sql"] for q in queries.captured_queries if '"grid"' in q["sql"]]
+
+    kept: dict = {}
+    assert len(grid_queries(kept)) == 1  # the first dump reads them all
+    versions = SheetVersion.objects.filter(sheet__table__series__event=event)
+    assert len(kept) == versions.count()
+    assert grid_queries(kept) == []  # nothing new: no grid read at all
+
+    sheet = Sheet.objects.get(table__series__event=event, table__series__number=3, status="draft")
+    last = sheet.versions.order_by("-number").first()
+    new = SheetVersion.objects.create(
+        sheet=sheet, number=last.number + 1, kind="draft", created_by=last.created_by,
+        grid={**last.grid, "first_dealer": 1},
+    )  # fmt: skip
+    read = grid_queries(kept)
+    assert len(read) == 1 and f"IN ({new.pk})" in read[0].replace("'", "")
+    assert len(kept) == versions.count()
+
+    author = new.created_by
+    author.username = "umbenannt"
+    author.save()
+    assert grid_queries(kept) == []
+    assert event_parts(event, kept)["sheet:3:2"]["versions"][-1]["created_by"] == "umbenannt"
+
+    gone = set(sheet.versions.values_list("pk", flat=True))
+    sheet.delete()
+    assert grid_queries(kept) == [] and not gone & {pk for pk, _at in kept}
+    assert len(kept) == versions.count()
