@@ -119,6 +119,9 @@ def run_child(name: str) -> int:
     if name != "backups" and hasattr(os, "nice"):  # (Windows has no nice)
         os.nice(CHILD_NICENESS)
     call_command = _django()
+    from common.gc_tuning import freeze_startup_heap
+
+    freeze_startup_heap()  # as the web server does (romme/wsgi.py)
     if name == "worker":  # exports, prints, imports
         call_command("db_worker", reload=False, queue_name="default")  # (reload=False: none)
     elif name == "live":  # live results' pushes: never behind a long print (issue 28)
