@@ -27,12 +27,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Player
+from common.gc_tuning import cycle_collection_paused
 from common.history import save_with_history
 from live import protocol
 from live.apply_errors import ApplyError
 from live.apply_rows import Refs, Writer, player_differs, player_text
 from live.models import LiveToken, ReceivedEvent
-from live.parts import ROSTER_KEYS, assemble
+from live.parts import ROSTER_KEYS, KeptVersions, assemble
 from live.server_services import applying_live
 from scoring.archive import sections
 from scoring.archive.dump import _dump_section, export_event
@@ -110,10 +111,16 @@ def _origin(batch: dict) -> tuple[str, int]:
 # ----- documents ---------------------------------------------------------------------------------
 
 
+# The sheet versions of the events this app server applied batches to last: a batch's read
+# of the server's copy reads only new versions' grids.
+_KEPT = KeptVersions(events=16)
+
+
 def current_document(event: Event, refs: Refs) -> dict:
     """The server's copy of the event as an archive document, participants named by the
-    laptop's refs (as the parts name them)."""
-    data = export_event(event, refs="id")
+    laptop's refs (as the parts name them). Its values may be shared with later reads:
+    not to be changed (`_copy_for_overlay`)."""
+    data = export_event(event, refs="id", version_dumps=_KEPT.of(event.pk))
     laptop = refs.laptop_of()
     for participant in data["participants"]:
         if participant["ref"] not in laptop:
@@ -177,6 +184,16 @@ def overlay(document: dict, parts: dict, removed: list[str]) -> dict:
         table["sheet"] = data
     document["series"] = [series_of[number] for number in sorted(series_of)]
     return document
+
+
+def _copy_for_overlay(document: dict) -> dict:
+    """A copy of ``document`` that `overlay` may change without changing ``document``: it
+    replaces the top level's values and the series' tables, and sets a table's sheet, so
+    those levels are copied and everything below them is shared (a deep copy of a
+    400-player event was half of the server's apply of a batch: docs/performance-log.md)."""
+    copied = dict(document)
+    copied["series"] = [{**s, "tables": [dict(t) for t in s["tables"]]} for s in document["series"]]
+    return copied
 
 
 def _series(key: str, number: int, data, old: dict | None) -> dict:
@@ -338,14 +355,15 @@ def apply_batch(received: ReceivedEvent, batch) -> None:
     if not parts and not removed:
         return
     actor = received.token.created_by if received.token_id else None
-    with applying_live(), transaction.atomic():
+    # (The collector paused: the documents are some 100,000 objects without cycles.)
+    with applying_live(), transaction.atomic(), cycle_collection_paused():
         # The event's row only (the season is an outer join, which PostgreSQL cannot lock).
         event = Event.objects.select_for_update(of=("self",)).select_related("club", "season")
         event = event.get(pk=received.event_id)
         refs = Refs(copy.deepcopy(received.refs or {}))
         current = current_document(event, refs)
         try:
-            new = overlay(copy.deepcopy(current), parts, removed)
+            new = overlay(_copy_for_overlay(current), parts, removed)
         except (AttributeError, TypeError):
             raise ApplyError(_("A part does not have the archive's form."), "$.parts") from None
         all_sheets = _ruleset(new) != _ruleset(current)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any
 
@@ -60,6 +61,24 @@ def event_parts(event, version_dumps: dict | None = None) -> dict[str, Any]:
     """The event's parts as they are now (participants by their ids here).
     ``version_dumps``: see `scoring.archive.dump.export_event`."""
     return cut(export_event(event, refs="id", version_dumps=version_dumps))
+
+
+class KeptVersions:
+    """The sheet versions a process dumped before (see `export_event`'s
+    ``version_dumps``), for the last ``events`` events it dumped: the next dump of one of
+    them reads only the new versions' grids. Process memory only: a restarted process
+    dumps everything once."""
+
+    def __init__(self, events: int):
+        self.events = events
+        self._of: OrderedDict[int, dict] = OrderedDict()
+
+    def of(self, event_id: int) -> dict:
+        kept = self._of.pop(event_id, None)
+        self._of[event_id] = kept = {} if kept is None else kept
+        while len(self._of) > self.events:
+            self._of.popitem(last=False)
+        return kept
 
 
 @contextmanager

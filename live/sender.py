@@ -33,7 +33,7 @@ from django_tasks import TaskResultStatus, task
 from common.gc_tuning import cycle_collection_paused
 from live import outbox, protocol
 from live.models import Installation, LiveChange, LiveLink
-from live.parts import event_parts, fingerprints, read_snapshot
+from live.parts import KeptVersions, event_parts, fingerprints, read_snapshot
 
 BATCH_BYTES = 2 * 1024 * 1024
 TIMEOUT_S = 20.0
@@ -46,10 +46,8 @@ PROBE_TIMEOUT_S = 4.0
 # in one push, and the worker leaves the laptop's CPU to the director in between (bench:
 # with a push after every confirmation the worker pushed 82 % of the time).
 PUSH_GAP_S = 2.0
-# Each event's sheet versions as the last push dumped them (by id and time; a version never
-# changes): the next push reads only the new ones' grids. One worker process's memory;
-# empty after a restart, which costs one whole dump.
-_VERSION_DUMPS: dict[int, dict] = {}
+# The sheet versions the last pushes dumped: the next push reads only new ones' grids.
+_KEPT = KeptVersions(events=8)
 TASK_RESULTS_KEPT = timedelta(hours=1)
 REMOVE_EVERY_S = 600.0
 # Kinds of parts in the order a server can apply them: the event and its people first,
@@ -259,7 +257,7 @@ def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> P
         with read_snapshot():
             link_row = LiveLink.objects.filter(pk=link.pk)
             next_seq = link_row.values_list("next_seq", flat=True).get()
-            parts = event_parts(event, _VERSION_DUMPS.setdefault(event.pk, {}))
+            parts = event_parts(event, _KEPT.of(event.pk))
         prints = fingerprints(parts)
     to_seq = next_seq - 1
     sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}

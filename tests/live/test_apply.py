@@ -312,6 +312,38 @@ def test_removed_parts_and_a_rule_set_change(laptop, received):
     assert Event.objects.get(pk=server.pk).ruleset_overrides == {"win_points": 7}
 
 
+def test_applying_leaves_the_servers_document_as_it_was_read(laptop, received, monkeypatch):
+    """The batch is laid over a copy of only the levels `overlay` changes (no deep copy):
+    the document read from the server's rows, which the writer compares with, stays as
+    it was through overlay, checks and writes (sheets, a series, removals)."""
+    from live import apply
+
+    read = []
+
+    def reading(event, refs):
+        document = original(event, refs)
+        read.append((document, copy.deepcopy(document)))
+        return document
+
+    original = apply.current_document
+    monkeypatch.setattr(apply, "current_document", reading)
+    before = event_parts(laptop)
+    table = Table.objects.get(series__event=laptop, series__number=3, number=1)
+    sheet = Sheet.objects.get(table=table)
+    confirmer = user_with_role(laptop.club, ORGANISER, username="zweite")
+    confirm_sheet(confirmer, table, sheet.versions.first().grid, expected_version=sheet.version)
+    Sheet.objects.filter(
+        table__series__event=laptop, table__series__number=3, table__number=2
+    ).delete()
+    Series.objects.filter(event=laptop, number=4).update(planned_rounds=3)
+    parts, removed = changed_parts(before, event_parts(laptop))
+    assert {"sheet:3:1", "series:4"} <= set(parts) and removed == ["sheet:3:2"]
+    apply_batch(received, batch(parts, removed, event_id=laptop.pk))
+    assert_same(laptop, received.event)
+    ((document, as_read),) = read
+    assert document == as_read
+
+
 def test_new_players_are_created_and_a_laptops_own_player_follows_its_corrections(laptop, received):
     server = received.event
     before = event_parts(laptop)
