@@ -194,7 +194,9 @@ def laptop_env(folder: Path) -> dict:
     return env
 
 
-def setup_laptop(folder: Path):
+def setup_laptop(folder: Path, series_a: int = 5):
+    """``series_a``: event A's series (2 confirmed, the 3rd entered, the rest drawn as the
+    director's cost plays them: 100 tables each)."""
     folder.mkdir()
     os.environ.update(laptop_env(folder))
     for name in ("DEBUG", "DATABASE_URL"):
@@ -215,7 +217,7 @@ def setup_laptop(folder: Path):
     clubs = _clubs(20, "L")
     players = _players(400, clubs, "L")
     event_a = generate_event(
-        Plan(name="Deutsche Meisterschaft", club=clubs[0], players=players, series=5,
+        Plan(name="Deutsche Meisterschaft", club=clubs[0], players=players, series=series_a,
              rounds=5, pairs=100, teams=25, confirmed_series=2, entered_tables=100, seed=400)
     )  # fmt: skip
     event_b = generate_event(

@@ -22,6 +22,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
@@ -230,8 +231,29 @@ def _refused(link: LiveLink, answer: dict, status: int) -> PushResult:
 
 
 def _allocate_change(event_id: int) -> int | None:
-    with transaction.atomic():
+    """Number a change from the worker, synced to the disk even where the worker's other
+    commits are not (the hall's live worker, romme/settings.py): a number lost in a power
+    cut after the server took it would be given again to another change, which the server
+    would then take for one it holds."""
+    with _synced_commits(), transaction.atomic():
         return outbox.add_change(event_id)
+
+
+@contextmanager
+def _synced_commits():
+    # (Inside a transaction the level cannot change: the outer commit decides.)
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA synchronous")
+        level = cursor.fetchone()[0]
+        cursor.execute("PRAGMA synchronous=FULL")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA synchronous={int(level)}")
 
 
 def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> PushResult:

@@ -118,6 +118,8 @@ def run_child(name: str) -> int:
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
     if name != "backups" and hasattr(os, "nice"):  # (Windows has no nice)
         os.nice(CHILD_NICENESS)
+    if name == "live":  # its commits unsynced but one (romme/settings.py)
+        os.environ["HALL_SQLITE_SYNC"] = "NORMAL"
     call_command = _django()
     from common.gc_tuning import freeze_startup_heap
 

@@ -220,9 +220,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if HALL_MODE:
     # The only copy of the tournament: WAL lets phones read while a sheet is written, and
     # synchronous=FULL syncs every commit to the disk, so an acknowledged save survives a
-    # power cut (NORMAL in WAL mode may lose the last commits then).
+    # power cut (NORMAL in WAL mode may lose the last commits then). The hall's live worker
+    # alone runs NORMAL (romme.hall sets HALL_SQLITE_SYNC): its own commits (task rows, the
+    # server's acknowledgements) are sent again if lost, and its syncs queued with the
+    # director's on the laptop's disk (docs/live.md); the one commit of it that must last,
+    # numbering a change, is synced (live.sender._allocate_change).
+    HALL_SQLITE_SYNC = "NORMAL" if os.environ.get("HALL_SQLITE_SYNC") == "NORMAL" else "FULL"
     DATABASES["default"]["OPTIONS"]["init_command"] = (
-        "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=20000"
+        f"PRAGMA journal_mode=WAL; PRAGMA synchronous={HALL_SQLITE_SYNC}; PRAGMA busy_timeout=20000"
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -175,3 +175,15 @@ def test_a_kept_dump_of_the_versions_reads_only_new_grids_and_stays_equal(event)
     sheet.delete()
     assert grid_queries(kept) == [] and not gone & {pk for pk, _at in kept}
     assert len(kept) == versions.count()
+
+
+def test_kept_versions_hold_the_last_events_only():
+    from live.parts import KeptVersions
+
+    kept = KeptVersions(events=2)
+    first = kept.of(1)
+    first["x"] = 1
+    kept.of(2)
+    assert kept.of(1) is first  # asked again: the newest now
+    kept.of(3)  # the third event pushes out the one asked longest ago (2)
+    assert kept.of(1) is first and kept.of(2) == {}
