@@ -115,7 +115,7 @@ def _server(db_url: str, log) -> tuple[dict, str, list[subprocess.Popen]]:
 def _send(event, token: str, *, name: str | None, origin_event: int, venue: str) -> dict:
     """One send as `submit_client.submit` does it, timed in its parts."""
     from federation import submit_client
-    from live import sender
+    from live import transport
     from scoring.archive.dump import export_event
 
     base = f"http://127.0.0.1:{PORT}"
@@ -126,7 +126,7 @@ def _send(event, token: str, *, name: str | None, origin_event: int, venue: str)
     archive["event"]["venue"] = venue
     body = {"origin": ORIGIN, "event": origin_event, "archive": archive}
     posted = time.perf_counter()
-    status, answer = sender.post_json(submit_client.endpoint(base), token, body, 120)
+    status, answer = transport.post_json(submit_client.endpoint(base), token, body, 120)
     request = time.perf_counter() - posted
     if status != 202:
         raise RuntimeError(f"the POST was answered {status}: {answer}")

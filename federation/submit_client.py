@@ -7,7 +7,7 @@ is named only ({"live": true}): the server submits its live copy. The server ans
 once ("received") and reads the archive in its worker; `submit` then asks the status URL
 (built from the address given here, never the one in the answer: the token goes to that
 server only) until the state is no longer "received", within one timeout for everything.
-Plain http only to this computer (`live.sender.url_problem`); the token never follows a
+Plain http only to this computer (`live.transport.url_problem`); the token never follows a
 redirect. Used by `manage.py submit_event` and the page "An den Verband senden" (which
 sends without waiting and asks for the state on its own page).
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from live import sender
+from live import sender, transport
 from live.models import LiveLink
 from scoring.archive.dump import export_event
 from tournaments.models import Event
@@ -109,7 +109,7 @@ def submit(
     """Send ``event`` and (``wait``) follow its state until the server has read it, within
     ``timeout`` seconds in all; never raises for the network or the server's refusal."""
     deadline = time.monotonic() + timeout
-    problem = sender.url_problem(server_url)
+    problem = transport.url_problem(server_url)
     if problem:
         return Sent(ok=False, message=problem)
     token = (token or "").strip()
@@ -117,7 +117,7 @@ def submit(
         return Sent(ok=False, message=_("Enter the club token the federation showed."))
     body = payload(event, server_url)
     try:
-        status, answer = sender.post_json(endpoint(server_url), token, body, timeout)
+        status, answer = transport.post_json(endpoint(server_url), token, body, timeout)
     except OSError as error:
         return Sent(ok=False, message=_unreachable(error))
     sent = _read(status, answer)
@@ -129,7 +129,7 @@ def submit(
 def ask(server_url: str, token: str, submission: int, *, timeout: float = 10.0) -> Sent:
     """The submission's state, asked once."""
     try:
-        status, answer = sender.get_json(status_endpoint(server_url, submission), token, timeout)
+        status, answer = transport.get_json(status_endpoint(server_url, submission), token, timeout)
     except OSError as error:
         return Sent(ok=False, state=RECEIVED, message=_unreachable(error), submission=submission)
     return _read(status, answer)

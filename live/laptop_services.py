@@ -9,7 +9,8 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, require_role
 from live.models import LiveLink
-from live.sender import schedule_push, url_problem
+from live.sender import schedule_push
+from live.transport import url_problem
 
 TOKEN_MAX = 200
 

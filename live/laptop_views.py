@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.permissions import ORGANISER, require_role
-from live import laptop_services, sender
+from live import laptop_services, sender, transport
 from live.models import LiveLink
 from live.status import link_status
 from tournaments.models import Event
@@ -41,7 +41,7 @@ class PairForm(forms.Form):
 
     def clean_server_url(self):
         url = self.cleaned_data["server_url"].strip()
-        problem = sender.url_problem(url)
+        problem = transport.url_problem(url)
         if problem:
             raise ValidationError(problem)
         return url
@@ -51,7 +51,7 @@ def _test_connection(link_url: str, token: str, event) -> tuple[int, str]:
     """(message level, German text) of a GET of the event's status on the server."""
     probe = LiveLink(event=event, server_url=link_url, token=token)
     try:
-        status, answer = sender.get_json(
+        status, answer = transport.get_json(
             sender.status_url(probe, sender.origin_key()), token, TEST_TIMEOUT_S
         )
     except (OSError, ValueError) as error:

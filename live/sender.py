@@ -15,7 +15,6 @@ stops the sending. Nothing here ever raises into a caller for a network problem.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import random
 import time
@@ -32,7 +31,7 @@ from django.utils.translation import gettext as _
 from django_tasks import TaskResultStatus, task
 
 from common.gc_tuning import cycle_collection_paused
-from live import outbox, protocol
+from live import outbox, protocol, transport
 from live.models import Installation, LiveChange, LiveLink
 from live.parts import KeptVersions, event_parts, fingerprints, read_snapshot
 
@@ -81,73 +80,6 @@ class PushResult:
 
 
 # ----- transport ---------------------------------------------------------------------------
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # the token never follows a redirect
-        return None
-
-
-_opener = urllib.request.build_opener(_NoRedirect)
-
-
-def _request(method: str, url: str, token: str, payload, timeout: float) -> tuple[int, dict]:
-    body = None if payload is None else json.dumps(payload, ensure_ascii=False).encode("utf-8")
-    request = urllib.request.Request(url, data=body, method=method)
-    request.add_header("Authorization", f"Bearer {token}")
-    request.add_header("Accept", "application/json")
-    if body is not None:
-        request.add_header("Content-Type", "application/json; charset=utf-8")
-    try:
-        with _opener.open(request, timeout=timeout) as response:
-            status, raw = response.status, response.read(1024 * 1024)
-    except urllib.error.HTTPError as error:
-        status, raw = error.code, error.read(1024 * 1024)
-    try:
-        answer = json.loads(raw.decode("utf-8")) if raw else {}
-    except (UnicodeDecodeError, ValueError):
-        answer = {}
-    return status, answer if isinstance(answer, dict) else {}
-
-
-def post_json(url: str, token: str, payload: dict, timeout: float) -> tuple[int, dict]:
-    """POST a batch; (HTTP status, JSON answer or {}). Network errors raise OSError."""
-    return _request("POST", url, token, payload, timeout)
-
-
-def get_json(url: str, token: str, timeout: float) -> tuple[int, dict]:
-    """GET (the status of the event on the server); as `post_json`."""
-    return _request("GET", url, token, None, timeout)
-
-
-def url_problem(url: str) -> str | None:
-    """Why the laptop will not send to ``url`` (German), or None: HTTPS, or plain HTTP to
-    this machine only (localhost, 127.0.0.0/8, ::1)."""
-    try:
-        parts = urllib.parse.urlsplit((url or "").strip())
-        host = parts.hostname or ""
-        parts.port  # noqa: B018 - a bad port raises ValueError
-    except ValueError:
-        return _("The server address is not a valid web address.")
-    if parts.scheme not in ("https", "http") or not host:
-        return _("The server address must begin with https://.")
-    if parts.username or parts.password or parts.query or parts.fragment:
-        return _("The server address must not contain a user name, a query or a fragment.")
-    if parts.scheme == "http" and not _is_local(host):
-        return _(
-            "Plain http:// only to this computer (localhost); every other server must be "
-            "reached with https://."
-        )
-    return None
-
-
-def _is_local(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def endpoint(link: LiveLink, path: str) -> str:
@@ -264,13 +196,13 @@ def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> P
         return PushResult("off", message=_("Live publishing is switched off for this event."))
     if link.refused:
         return PushResult("refused", last_seq=link.acked_seq, message=link.refused)
-    problem = url_problem(link.server_url)
+    problem = transport.url_problem(link.server_url)
     if problem:
         return PushResult("refused", last_seq=link.acked_seq, message=problem)
 
     if link.failures:
         try:
-            get_json(status_url(link, origin_key()), link.token, PROBE_TIMEOUT_S)
+            transport.get_json(status_url(link, origin_key()), link.token, PROBE_TIMEOUT_S)
         except (OSError, ValueError) as error:
             return _failed(link, _network_message(error), now)
     # The dump makes some 100,000 short-lived objects that hold no cycles: the collector's
@@ -312,7 +244,7 @@ def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> P
             "removed": removed if final else [],
         }
         try:
-            status, answer = post_json(url, link.token, payload, timeout)
+            status, answer = transport.post_json(url, link.token, payload, timeout)
         except (OSError, ValueError) as error:  # URLError, timeouts, refused connections
             return _failed(link, _network_message(error), now)
         if status == 200 and not final:

@@ -251,7 +251,7 @@ def _answers(monkeypatch, answers: list):
             raise answer
         return answer
 
-    monkeypatch.setattr(submit_client.sender, "get_json", get_json)
+    monkeypatch.setattr(submit_client.transport, "get_json", get_json)
     monkeypatch.setattr(submit_client, "POLL_FIRST_S", 0.01)
     return asked
 

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from clubs.permissions import ORGANISER
-from live import protocol, sender, tokens
+from live import protocol, sender, tokens, transport
 from live.models import LiveLink, ReceivedEvent
 from scoring.models import Sheet
 from scoring.sheets.services import confirm_sheet
@@ -60,7 +60,7 @@ def bridge(monkeypatch, laptop):
     _token, raw = tokens.issue_token(laptop.club, label="Saal")
     LiveLink.objects.create(event=laptop, server_url="https://ergebnisse.example", token=raw)
     fake = Bridge()
-    monkeypatch.setattr(sender, "post_json", fake)
+    monkeypatch.setattr(transport, "post_json", fake)
     return fake
 
 

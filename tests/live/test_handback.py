@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.permissions import ORGANISER
-from live import laptop_services, protocol, sender, tokens
+from live import laptop_services, protocol, sender, tokens, transport
 from live.models import HandBack, LiveLink, LiveToken, ReceivedEvent
 from live.server_services import take_over
 from scoring.archive.dump import export_event
@@ -48,7 +48,7 @@ def world(monkeypatch):
     _token, raw = tokens.make_token(director, laptop.club, label="Saal 1")
     LiveLink.objects.create(event=laptop, server_url=SERVER, token=raw)
     bridge = Bridge()
-    monkeypatch.setattr(sender, "post_json", bridge)
+    monkeypatch.setattr(transport, "post_json", bridge)
     assert sender.push(laptop).state == "done"
     received = ReceivedEvent.objects.select_related("event").get(origin_event=laptop.pk)
     take_over(director, received, "Laptop defekt")

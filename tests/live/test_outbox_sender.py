@@ -13,7 +13,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from clubs.permissions import ORGANISER
-from live import protocol, receivers, sender
+from live import protocol, receivers, sender, transport
 from live.models import LiveChange, LiveLink
 from live.parts import event_parts
 from scoring.demo.generate import Plan, generate_event
@@ -105,8 +105,8 @@ class FakeServer:
 def server(monkeypatch):
     fake = FakeServer()
     fake.probes = []
-    monkeypatch.setattr(sender, "post_json", fake)
-    monkeypatch.setattr(sender, "get_json", fake.status)
+    monkeypatch.setattr(transport, "post_json", fake)
+    monkeypatch.setattr(transport, "get_json", fake.status)
     return fake
 
 
@@ -456,7 +456,7 @@ def test_no_push_without_an_enabled_link(event, server):
     ],
 )
 def test_only_https_or_plain_http_to_this_machine(url, ok):
-    assert (sender.url_problem(url) is None) is ok
+    assert (transport.url_problem(url) is None) is ok
 
 
 def test_the_task_pushes_and_asks_again_after_a_failure(event, link, server):

@@ -13,7 +13,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from clubs.permissions import ORGANISER, SCORER
-from live import sender
+from live import sender, transport
 from live.models import LiveLink
 from live.parts import event_parts
 from tests.factories import ClubFactory, EventFactory, user_with_role
@@ -145,7 +145,7 @@ def test_the_connection_test_answers_on_the_page(
             raise answer
         return answer
 
-    monkeypatch.setattr(sender, "get_json", fake_get)
+    monkeypatch.setattr(transport, "get_json", fake_get)
     client.force_login(director)
     data = {"action": "test", "server_url": "https://e.example", "token": "tok"}
     response = client.post(page, data, follow=True, **DE)
@@ -211,7 +211,7 @@ def test_the_status_line_nudges_a_push_that_never_came(client, event, director):
 
 def test_live_push_exits_0_when_the_server_holds_everything(event, monkeypatch, capsys):
     server = FakeServer()
-    monkeypatch.setattr(sender, "post_json", server)
+    monkeypatch.setattr(transport, "post_json", server)
     call_command(
         "live_push", str(event.pk), "--to", "https://ergebnisse.example", "--token", "tok-123"
     )
@@ -225,7 +225,7 @@ def test_live_push_exits_0_when_the_server_holds_everything(event, monkeypatch, 
 def test_live_push_exits_1_with_the_reason(event, monkeypatch):
     server = FakeServer()
     server.script = [(503, {})]
-    monkeypatch.setattr(sender, "post_json", server)
+    monkeypatch.setattr(transport, "post_json", server)
     with pytest.raises(CommandError, match="Störung"):
         call_command(
             "live_push", str(event.pk), "--to", "https://ergebnisse.example", "--token", "tok-123"
