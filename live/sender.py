@@ -47,7 +47,7 @@ PROBE_TIMEOUT_S = 4.0
 # with a push after every confirmation the worker pushed 82 % of the time).
 PUSH_GAP_S = 2.0
 # The sheet versions the last pushes dumped: the next push reads only new ones' grids.
-_KEPT = KeptVersions(events=8)
+_KEPT = KeptVersions(events=2)  # (a laptop sends one event, seldom two)
 TASK_RESULTS_KEPT = timedelta(hours=1)
 REMOVE_EVERY_S = 600.0
 # Kinds of parts in the order a server can apply them: the event and its people first,
