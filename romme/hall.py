@@ -29,6 +29,8 @@ import time
 import webbrowser
 from pathlib import Path
 
+from common.gc_tuning import freeze_startup_heap
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHILDREN = ("worker", "live", "backups")
 RESTART_SECONDS = 5.0
@@ -121,8 +123,6 @@ def run_child(name: str) -> int:
     if name == "live":  # its commits unsynced but one (romme/settings.py)
         os.environ["HALL_SQLITE_SYNC"] = "NORMAL"
     call_command = _django()
-    from common.gc_tuning import freeze_startup_heap
-
     freeze_startup_heap()  # as the web server does (romme/wsgi.py)
     if name == "worker":  # exports, prints, imports
         call_command("db_worker", reload=False, queue_name="default")  # (reload=False: none)

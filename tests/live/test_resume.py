@@ -1,6 +1,7 @@
 """live.resume: when the task worker starts, every event whose changes wait gets a push, so
 a laptop killed between a commit and its send catches up without anyone opening a page."""
 
+import os
 from datetime import timedelta
 
 import pytest
@@ -56,6 +57,8 @@ def test_the_hall_live_worker_resumes_before_it_takes_tasks(monkeypatch):
     from romme import hall
 
     calls = []
+    monkeypatch.delenv("HALL_SQLITE_SYNC", raising=False)  # the live child sets it: undone after
+    monkeypatch.setattr(hall, "freeze_startup_heap", lambda: calls.append("freeze"))
     monkeypatch.setattr(hall, "_watch_parent", lambda: None)
     monkeypatch.setattr(hall.os, "nice", lambda n: calls.append(("nice", n)), raising=False)
     monkeypatch.setattr("live.resume.resume_pushes", lambda: calls.append("resume") or [])
@@ -63,10 +66,13 @@ def test_the_hall_live_worker_resumes_before_it_takes_tasks(monkeypatch):
         hall, "_django", lambda: lambda name, **kw: calls.append((name, kw.get("queue_name")))
     )
     assert hall.run_child("live") == 0
-    assert calls == [("nice", hall.CHILD_NICENESS), "resume", ("db_worker", "live")]
+    assert calls == [("nice", hall.CHILD_NICENESS), "freeze", "resume", ("db_worker", "live")]
+    assert os.environ["HALL_SQLITE_SYNC"] == "NORMAL"  # its commits unsynced (settings)
+    monkeypatch.delenv("HALL_SQLITE_SYNC")
     calls.clear()
     assert hall.run_child("worker") == 0
-    assert calls == [("nice", hall.CHILD_NICENESS), ("db_worker", "default")]
+    assert calls == [("nice", hall.CHILD_NICENESS), "freeze", ("db_worker", "default")]
+    assert "HALL_SQLITE_SYNC" not in os.environ
     calls.clear()
     hall.run_child("backups")
-    assert calls == [("hall_backups", None)]  # the backups keep their priority
+    assert calls == ["freeze", ("hall_backups", None)]  # the backups keep their priority
