@@ -86,15 +86,18 @@ def export_event(
         seats[table_id].append(ref_of[participant_id])
     sheets = {s.table_id: s for s in Sheet.objects.filter(table__series__event=event)}
     event_versions = SheetVersion.objects.filter(sheet__table__series__event=event)
+    event_versions = event_versions.order_by("sheet_id", "number")
     # (id, created, sheet, author) of every version in order; the rows where not known.
-    version_keys = list(
-        event_versions.order_by("sheet_id", "number").values_list(
-            "pk", "created_at", "sheet_id", "created_by_id"
+    if version_dumps is None:  # (one read of the rows, nothing kept)
+        rows = list(event_versions)
+        version_keys = [(v.pk, v.created_at, v.sheet_id, v.created_by_id) for v in rows]
+    else:
+        version_keys = list(
+            event_versions.values_list("pk", "created_at", "sheet_id", "created_by_id")
         )
-    )
+        new_ids = [pk for pk, at, _sheet, _by in version_keys if (pk, at) not in version_dumps]
+        rows = event_versions if len(new_ids) == len(version_keys) else _rows_by_id(new_ids)
     known = version_dumps if version_dumps is not None else {}
-    new_ids = [pk for pk, at, _sheet, _by in version_keys if (pk, at) not in known]
-    rows = event_versions if len(new_ids) == len(version_keys) else _rows_by_id(new_ids)
 
     user_ids = {event.created_by_id}
     for s in series_list:
