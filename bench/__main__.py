@@ -26,7 +26,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 
 
 def rules_rows(hands: int) -> list[Measurement]:
-    from scoring.rules import PRESETS, check_hand, random_hand, score_hand
+    from rules import PRESETS, check_hand, random_hand, score_hand
 
     rows = []
     for slug in ("german-minus", "treppenromme"):
@@ -55,8 +55,8 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
     from django.contrib.auth import get_user_model
 
     from clubs.models import ClubRole
+    from rules import random_hand
     from scoring.demo.generate import Plan, generate_event
-    from scoring.rules import random_hand
     from scoring.sheets import selectors, services
     from tournaments import seating
     from tournaments.models import Series

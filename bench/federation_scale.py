@@ -66,7 +66,7 @@ def build(size: dict, seed: int = 27) -> dict:
         Ranking,
         RankingStatus,
     )
-    from scoring.rules.ranking import RankingSettings
+    from rules.ranking import RankingSettings
     from tournaments.models import Event, Participant
 
     rng = random.Random(seed)

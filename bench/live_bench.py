@@ -80,8 +80,8 @@ CAPPED = 6  # failed tries after which the sender retries every BACKOFF_MAX_S (2
 
 def play_sheet(helper, director, table, rng) -> float:
     """The helper enters a whole sheet, the director confirms it; the seconds both took."""
+    from rules import random_hand
     from scoring.models import Sheet
-    from scoring.rules import random_hand
     from scoring.sheets.services import confirm_sheet, save_sheet
 
     size = table.seats.count()

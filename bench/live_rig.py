@@ -354,7 +354,7 @@ class Director:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self):
-        from scoring.rules import ruleset_from
+        from rules import ruleset_from
 
         self.ruleset = ruleset_from(*self.seed["ruleset"])
         self.free = sorted(int(n) for n in self.seed["tables"])

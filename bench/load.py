@@ -64,7 +64,7 @@ def _version(html: str) -> int:
 
 
 def _sheet_post(ruleset, size: int, rounds: int, rng: random.Random, version: int) -> dict:
-    from scoring.rules import random_hand
+    from rules import random_hand
 
     data = {"first_dealer": "0", "expected_version": str(version), "action": "submit"}
     for n in range(1, rounds * size + 1):
@@ -297,8 +297,8 @@ def report(args, stats, elapsed, killed, series, sizes, rounds, Sheet) -> int:
     from django.db import connection
     from django.db.models import Count
 
+    from rules import HandResult, score_hand
     from scoring.models import HandSeat
-    from scoring.rules import HandResult, score_hand
 
     failures = list(stats.server_errors) + list(stats.refused_without_message)
     sheets = {

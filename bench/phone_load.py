@@ -88,7 +88,7 @@ def prepare(db_url: str, tables: int):
 
 
 def _hand_fields(ruleset, rng: random.Random, n: int, size: int) -> dict:
-    from scoring.rules import random_hand
+    from rules import random_hand
 
     hand = random_hand(ruleset, size, rng, dealer=(n - 1) % size, no_winner_rate=0)
     data = {"winner": str(hand.winner + 1), "append_as": str(n)}

@@ -4,7 +4,7 @@
 The reports of tournaments "nach den Rommé-Wettkampfregeln" (deaf players' associations
 of Saxony, Saxony-Anhalt and Thuringia, 2012-2014; two series of 20 hands) give the
 winners of 40-51-player fields 115-117 points over the 40 hands and tenth place 104.
-This plays such fields with the project's hand generator (``scoring.rules.random_hand``,
+This plays such fields with the project's hand generator (``rules.random_hand``,
 the deals of the demo data and the benchmarks), scores every hand with ``score_hand``
 under the preset and prints, per field size, the winner's total, the 10th place, the
 median and the last place over ``--seeds`` fields (mean and range). Tables as the draw
@@ -22,7 +22,7 @@ import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from scoring.rules import PRESETS, check_hand, random_hand, score_hand
+from rules import PRESETS, check_hand, random_hand, score_hand
 from tournaments.draw import table_sizes
 
 PRESET = "ranking-points"

@@ -20,8 +20,8 @@ import statistics
 import time
 from datetime import date, timedelta
 
-from scoring.rules.qualification import Wildcard, qualify
-from scoring.rules.ranking import (
+from rules.qualification import Wildcard, qualify
+from rules.ranking import (
     AVERAGE_PER_HAND,
     CHAMPIONSHIP,
     RANKING_TOURNAMENT,

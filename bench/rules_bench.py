@@ -20,7 +20,7 @@ import random
 import sys
 import time
 
-from scoring.rules import PRESETS, check_hand, random_hand, score_hand
+from rules import PRESETS, check_hand, random_hand, score_hand
 
 
 def _time(batch, rs) -> tuple[float, int]:

@@ -36,7 +36,7 @@ def _setup(tmp: str) -> None:
 
 
 def _grid(seed: int) -> dict:
-    from scoring.rules import PRESETS, random_hand
+    from rules import PRESETS, random_hand
 
     ruleset = PRESETS["german-minus"]
     rng = random.Random(seed)

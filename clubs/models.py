@@ -107,7 +107,7 @@ class Player(models.Model):
         help_text=_("A unique number, such as the federation's pass number."),
     )
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
-    # Optional; only the women's category standing reads it (scoring.rules.categories).
+    # Optional; only the women's category standing reads it (rules.categories).
     gender = models.CharField(_("gender"), max_length=1, choices=Gender.choices, blank=True)
     active = models.BooleanField(_("active"), default=True)
     # Case-folded "given family" for search and look-alike checks; SQLite folds only ASCII.

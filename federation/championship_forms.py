@@ -8,7 +8,7 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules.ranking_settings import MAX_COUNT
+from rules.ranking_settings import MAX_COUNT
 
 from .forms import reason_field
 

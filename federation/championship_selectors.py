@@ -1,5 +1,5 @@
 """The qualification list of a championship: the newest snapshot of its ranking through
-`scoring.rules.qualification.qualify` (title holders, the places of each regional
+`rules.qualification.qualify` (title holders, the places of each regional
 association with its cut line, wildcards, reserves in order, the explanation lines in
 German). Seven queries however long the list is: every line's rank, region and flags as
 columns, then the lines of the players the page names."""
@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from scoring.rules.qualification import Wildcard as RuleWildcard
-from scoring.rules.qualification import qualify
-from scoring.rules.ranking import PlayerLine, RankingError
+from rules.qualification import Wildcard as RuleWildcard
+from rules.qualification import qualify
+from rules.ranking import PlayerLine, RankingError
 
 from .lists import local_number, newest_snapshot, regions_of
 from .models import Association, Championship, RankingSnapshot, Wildcard

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from common.history import delete_with_history, save_with_history
-from scoring.rules.ranking_settings import MAX_COUNT
+from rules.ranking_settings import MAX_COUNT
 
 from .lists import regions_of
 from .models import Championship, Ranking, Wildcard

@@ -1,5 +1,5 @@
 """Computing a ranking list (issue 27, point 2): every approved EventVersion of the ranking
-through the pure rules (`scoring.rules.ranking.compute_ranking`) into a new
+through the pure rules (`rules.ranking.compute_ranking`) into a new
 RankingSnapshot, whose `lines` (rows, `federation.snapshot_rows`) every page, print and JSON
 reads (format in docs/federation.md). A fixed number of queries read what it needs however
 many events and players: the versions with their events, the results of the versions not
@@ -24,7 +24,7 @@ from django_tasks import TaskResultStatus, task
 
 from clubs.models import Membership, Player, fold_german
 from common.gc_tuning import cycle_collection_paused
-from scoring.rules.ranking import (
+from rules.ranking import (
     DISQUALIFIED,
     FIELD_SMALL,
     MIN_EVENTS,
@@ -36,7 +36,7 @@ from scoring.rules.ranking import (
     compute_ranking,
     shown,
 )
-from scoring.rules.ranking_settings import gettext_noop
+from rules.ranking_settings import gettext_noop
 
 from .models import EventVersion, PublicHiding, Ranking, RankingSnapshot
 from .ranking_models import OfficialResult
@@ -121,7 +121,7 @@ def _results(line, index: dict) -> list[list]:
 
 
 def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], list[list]]:
-    """The snapshot's lines from the computed list (`scoring.rules.ranking.Ranking`) and
+    """The snapshot's lines from the computed list (`rules.ranking.Ranking`) and
     its events, the lines' results packed against them (federation.snapshot_rows)."""
     events, index = [], {}
     newest_first = sorted(versions, key=lambda v: (v.status.event.start_date, v.status.event_id))

@@ -1,6 +1,6 @@
 """What the members' ranking list and player card read: the newest RankingSnapshot of a
 ranking (its `lines`, docs/federation.md), a regional list ranked again by the rules
-(`scoring.rules.ranking.rerank`), and a player's official results. A fixed number of
+(`rules.ranking.rerank`), and a player's official results. A fixed number of
 queries each, however many lines the snapshot has."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, fold_german
-from scoring.rules.ranking import PlayerLine, rerank
+from rules.ranking import PlayerLine, rerank
 
 from .models import Association, Ranking, RankingSnapshot
 from .permissions import can_manage

@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.widgets import IsoDateInput
-from scoring.rules.ranking import (
+from rules.ranking import (
     AVERAGE_PER_HAND,
     CHAMPIONSHIP,
     PLACES,

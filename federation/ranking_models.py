@@ -2,7 +2,7 @@
 ranking status of an event and the versions of its results that an officer reviews, the
 computed lists, championships with their qualification, and players hidden from public lists.
 
-The formulas are `scoring.rules.ranking` (pure); these rows hold what they read and write.
+The formulas are `rules.ranking` (pure); these rows hold what they read and write.
 Imported by `federation.models`, so the app's models are one set."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tournaments.models import Event
 
 class Ranking(models.Model):
     """A ranking list of an association: which events count and how (the settings are
-    `scoring.rules.ranking_settings.RankingSettings.as_json()`)."""
+    `rules.ranking_settings.RankingSettings.as_json()`)."""
 
     association = models.ForeignKey(
         "federation.Association",
@@ -306,7 +306,7 @@ class OfficialResult(models.Model):
 
 class Championship(models.Model):
     """A championship qualified for from a ranking: places per regional association, title
-    holders, wildcards (`scoring.rules.qualification`)."""
+    holders, wildcards (`rules.qualification`)."""
 
     ranking = models.ForeignKey(
         Ranking, on_delete=models.PROTECT, related_name="championships", verbose_name=_("ranking")

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import fold_german
 from clubs.permissions import ORGANISER, clubs_with_role, has_role
-from scoring.rules.ranking import RankingSettings, describe
+from rules.ranking import RankingSettings, describe
 
 from .lists import LazyLines
 from .models import EventVersion, Ranking, RankingSnapshot, RankingStatus

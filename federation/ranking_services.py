@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from common.history import save_with_history
-from scoring.rules.ranking import RankingError, RankingSettings
+from rules.ranking import RankingError, RankingSettings
 
 from . import compute
 from .models import Association, Ranking

@@ -1,7 +1,7 @@
 """The money and the prizes of an event: entry fees, who paid them, and the prize plan.
 
 The payout itself (who wins what, ties, one prize per player) is a rule:
-`scoring.rules.payout`, computed from the stored standings when the list is read.
+`rules.payout`, computed from the stored standings when the list is read.
 """
 
 from decimal import Decimal
@@ -97,7 +97,7 @@ class EntryPayment(models.Model):
 
 
 def default_precedence() -> list[str]:
-    """Competitions in the order prizes are handed out (scoring.rules.payout)."""
+    """Competitions in the order prizes are handed out (rules.payout)."""
     return ["overall", "day", "series", "category", "pairs", "teams"]
 
 
@@ -105,7 +105,7 @@ class PrizePlan(models.Model):
     """What an event pays out, and under which rules; every save is kept (history).
 
     `prizes` is a list of lines {"competition", "place", "amount" | "share" | "item"},
-    validated by scoring.rules.payout.clean_lines before it is saved."""
+    validated by rules.payout.clean_lines before it is saved."""
 
     event = models.OneToOneField(
         Event, on_delete=models.CASCADE, related_name="prize_plan", verbose_name=_("event")

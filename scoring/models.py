@@ -1,9 +1,9 @@
 """What happened at the tables: score sheets, their versions, hands and seats' results.
 
 The raw facts written on a sheet are stored (dealer, who went out, hand Rommé, hand points
-or cards, melded values). The derived values `HandSeat.points` (by `scoring.rules.score_hand`)
+or cards, melded values). The derived values `HandSeat.points` (by `rules.score_hand`)
 and `HandSeat.held_points` (the hand points a seat held, typed or counted from its cards by
-`scoring.rules`) are computed when a sheet is saved and recomputed whenever the event's rule
+`rules`) are computed when a sheet is saved and recomputed whenever the event's rule
 set changes (`scoring.sheets.storage.recompute_event`); everything else reads them as stored.
 """
 

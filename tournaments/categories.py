@@ -1,7 +1,7 @@
 """An event's categories (women, seniors, youth, the club's own), the director's choices
 of who is in one, and disqualifications: the writes (one transaction each, organisers of
 the event's club only, with history) and :func:`category_members`, the one reading of who
-belongs where (the rule itself is ``scoring.rules.categories``).
+belongs where (the rule itself is ``rules.categories``).
 
 Every write changes a standing a public page shows (the category standings, the
 "disqualified" mark), so each raises the event's results version.
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, require_role
 from common.history import delete_with_history, save_with_history
-from scoring.rules import categories as rule
+from rules import categories as rule
 from tournaments.models import Category, CategoryChoice, Event, Participant
 from tournaments.results import bump_results_version
 

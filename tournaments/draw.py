@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from tournaments.draw_search import SwapSearch, pair_weights
+from tournaments.draw_types import LOT, RANKED, DrawOptions, DrawPlayer
 
 # The one place table sizes are known: a draw seats 3 to 5 at a table (4-tables first);
 # no table, a playoff's included, has more than MAX_SEATS seats (Seat.position 0..5).
 DRAW_TABLE_SIZES = (3, 5)
 MAX_SEATS = 6
-LOT = "lot"
-RANKED = "ranked"
 GROUP_TOGETHER = "draw.group-together"
 SAME_CLUB = "draw.same-club"
 REPEAT_OPPONENTS = "draw.repeat-opponents"
@@ -36,6 +35,7 @@ TOO_FEW_PLAYERS = "draw.too-few-players"
 DUPLICATE_PLAYER = "draw.duplicate-player"
 UNKNOWN_PLAYER = "draw.unknown-player"
 UNKNOWN_METHOD = "draw.unknown-method"
+DEFAULT_OPTIONS = DrawOptions()  # frozen: one shared default is safe
 _PRIORITY = {GROUP_TOGETHER: 0, SAME_CLUB: 1, REPEAT_OPPONENTS: 2}
 
 
@@ -45,28 +45,6 @@ class DrawError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-@dataclass(frozen=True)
-class DrawPlayer:
-    """A player to seat. ``groups`` are labels such as ``"pair:3"`` or ``"team:1"``;
-    ``rank`` is the standing (1 = best) used by ranked draws."""
-
-    id: int
-    club: int | None = None
-    groups: tuple[str, ...] = ()
-    rank: int | None = None
-
-
-@dataclass(frozen=True)
-class DrawOptions:
-    """How to draw: ``method`` is ``"lot"`` or ``"ranked"``; the flags switch on the
-    optional constraints; ``max_iterations`` bounds the repair search (moves tried)."""
-
-    method: str = LOT
-    avoid_same_club: bool = False
-    avoid_repeat_opponents: bool = False
-    max_iterations: int = 20000
 
 
 @dataclass(frozen=True)
@@ -130,7 +108,7 @@ def swap_seats(tables: Sequence[Sequence[int]], a: int, b: int) -> tuple[tuple[i
 def check(
     tables: Sequence[Sequence[int]],
     players: Sequence[DrawPlayer],
-    options: DrawOptions = DrawOptions(),
+    options: DrawOptions = DEFAULT_OPTIONS,
     previous_opponents: Iterable[Collection[int]] = (),
 ) -> tuple[Violation, ...]:
     """The constraints a seating breaks, most important first (then by table)."""
@@ -140,7 +118,7 @@ def check(
 def draw(
     players: Sequence[DrawPlayer],
     seed: int,
-    options: DrawOptions = DrawOptions(),
+    options: DrawOptions = DEFAULT_OPTIONS,
     previous_opponents: Iterable[Collection[int]] = (),
 ) -> DrawResult:
     """Seat ``players`` for one series; same inputs and seed give the same result.

@@ -8,11 +8,8 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # annotations only: draw imports this module
-    from tournaments.draw import DrawOptions, DrawPlayer
-
+from tournaments.draw_types import DrawOptions, DrawPlayer
 
 # Once the best seating has not improved for this many scanned tables the search stops: it
 # bounds the time spent on fields whose constraints cannot all hold (a few ms per 10,000).

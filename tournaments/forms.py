@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
 from common.safety import PlausibleDatesMixin
-from scoring.rules import PRESETS, RuleSetError
+from rules import PRESETS, RuleSetError
 from tournaments import services
 
 from .models import Event, Group, Participant, Season, Series

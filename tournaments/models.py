@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Club, Player
-from scoring.rules import PRESETS, ruleset_from
-from scoring.standings.metrics import DEFAULT_CHAIN
+from rules import PRESETS, ruleset_from
+from rules.standings.metrics import DEFAULT_CHAIN
 from tournaments.draw import MAX_SEATS
 
 
@@ -207,7 +207,7 @@ class Event(models.Model):
 
     @cached_property
     def ruleset(self):
-        """The scoring.rules.RuleSet this event plays under (preset plus overrides)."""
+        """The rules.RuleSet this event plays under (preset plus overrides)."""
         return ruleset_from(self.ruleset_slug, self.ruleset_overrides)
 
 
@@ -291,7 +291,7 @@ class Group(models.Model):
 
 class Category(models.Model):
     """A standing of part of the field beside the overall one: women, seniors, youth (from
-    the registry's gender and birth year, scoring.rules.categories) or the club's own
+    the registry's gender and birth year, rules.categories) or the club's own
     category, whose members the director chooses."""
 
     class Kind(models.TextChoices):

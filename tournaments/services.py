@@ -20,7 +20,7 @@ from clubs import services as club_services
 from clubs.models import Club, Player
 from clubs.permissions import ORGANISER, require_role
 from common.history import delete_with_history, history_user, save_with_history
-from scoring.rules import PRESETS, RuleSetError, ruleset_from
+from rules import PRESETS, RuleSetError, ruleset_from
 from tournaments import draw
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
 from tournaments.results import announce_change, bump_results_version
@@ -32,7 +32,7 @@ RULESET_FIELDS = ("ruleset_slug", "ruleset_overrides")
 
 
 def ruleset_problem_message(problem) -> str:
-    """A German or English message for one scoring.rules problem of a rule set."""
+    """A German or English message for one rules problem of a rule set."""
     params = problem.params
     messages = {
         "ruleset.bad-value": _("Must be at least %(min)s.") if "min" in params else None,

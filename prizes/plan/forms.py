@@ -2,7 +2,7 @@
 the form back with more empty rows, removed by a tick: no script needed) and the rules.
 
 The forms parse only; every rule a line must keep (one of amount, share or item, limits,
-no place twice) is checked by `scoring.rules.payout.clean_lines` in the service, which
+no place twice) is checked by `rules.payout.clean_lines` in the service, which
 names the line."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The prize list of an event: the plan's lines handed out over the stored standings by the
-payout rule (`scoring.rules.payout`); nothing here decides a prize.
+payout rule (`rules.payout`); nothing here decides a prize.
 
 Reads: the event's overall standings (individual, and pairs and teams when the plan pays
 them) in one `event_standings` call, each series' and each day's standing when the plan
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from common.money import format_euro
 from prizes.models import PrizePlan
-from scoring.rules.payout import (
+from rules.payout import (
     Award,
     Entry,
     Payout,
@@ -30,7 +30,7 @@ from scoring.rules.payout import (
     places_beyond_field,
     pot,
 )
-from scoring.rules.payout import payout as hand_out
+from rules.payout import payout as hand_out
 from scoring.standings import labels
 from scoring.standings.selectors import event_standing, event_standings
 from tournaments.models import Category, Event, Participant, Series

@@ -1,5 +1,5 @@
 """Saving an event's prize plan: one transaction, the organiser's role, the lines checked by
-`scoring.rules.payout.clean_lines` (a German message naming the line), the plan's total
+`rules.payout.clean_lines` (a German message naming the line), the plan's total
 against the pot (a warning: saved only when the director confirms) and the history."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from common.history import save_with_history
 from common.money import format_euro
 from prizes.models import MAX_AMOUNT, PrizePlan
 from prizes.plan.selectors import category_names, collected_fees, competition_label
-from scoring.rules.payout import (
+from rules.payout import (
     COMPETITIONS,
     DEFAULT_PRECEDENCE,
     PayoutError,

@@ -1,5 +1,5 @@
 """The prize plan in plain sentences (the plan page and the prize list show them): each line,
-then every rule the payout follows (`scoring.rules.payout`)."""
+then every rule the payout follows (`rules.payout`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from common.money import format_euro
 from prizes.plan.forms import PRECEDENCE_LABELS
-from scoring.rules.payout import (
+from rules.payout import (
     PrizeLine,
 )
 

@@ -6,7 +6,7 @@
 Only raw facts travel: no ``Hand``/``HandSeat`` rows. The importing installation stores the
 hands of each sheet's current content (its newest non-blind version) the way a save does
 (`scoring.sheets.storage.store_hands`), so every point is derived by its own
-``scoring.rules``. Ids are renumbered; the lots seed travels with the event (so lots drawn
+``rules``. Ids are renumbered; the lots seed travels with the event (so lots drawn
 from the stored seed come out the same after an import).
 """
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from django.utils.translation import gettext as _
 
+from rules import PRESETS, RuleSetError, ruleset_from
 from scoring.archive import sections
 from scoring.models import Sheet, SheetVersion
-from scoring.rules import PRESETS, RuleSetError, ruleset_from
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets.grid import GridError
 from scoring.sheets.messages import problem_message

@@ -1,6 +1,6 @@
 """Events full of valid results, for demo data, benchmarks and load tests.
 
-Every hand is a random deal from `scoring.rules.random_hand`, scored by `score_hand`, and
+Every hand is a random deal from `rules.random_hand`, scored by `score_hand`, and
 stored the way a confirmed sheet is: one SheetVersion per step plus Hand and HandSeat rows.
 Bulk writes keep a 400-player championship to seconds.
 """
@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Club, Player
+from rules import PRESETS, random_hand, score_hand
 from scoring.models import Sheet, SheetVersion
-from scoring.rules import PRESETS, random_hand, score_hand
 from scoring.sheets.storage import write_hands
 from tournaments import draw
 from tournaments.models import Event, Group, GroupMember, Participant, Seat, Series, Table

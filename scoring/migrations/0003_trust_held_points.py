@@ -10,8 +10,8 @@ from django.db import migrations, models
 
 
 def backfill(apps, schema_editor):
-    from scoring.rules import CardParseError, SeatResult, parse_hand_cards, ruleset_from
-    from scoring.rules.ruleset import RuleSetError
+    from rules import CardParseError, SeatResult, parse_hand_cards, ruleset_from
+    from rules.ruleset import RuleSetError
 
     HandSeat = apps.get_model("scoring", "HandSeat")
     Event = apps.get_model("tournaments", "Event")

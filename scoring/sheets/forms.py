@@ -14,7 +14,7 @@ The page posts one text field per cell, named by 1-based hand and seat numbers:
 
 Which seat went out is the seat with 0 (the rules engine reports a second 0). Whether a
 cell is points or cards is decided here (digits only: points); what it is worth and
-whether it is plausible is decided by `scoring.rules` alone.
+whether it is plausible is decided by `rules` alone.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import Problem
+from rules import Problem
 from scoring.sheets.grid import MAX_CARDS_TEXT, MAX_HAND_POINTS_STORED, MAX_HANDS, cell_text
 from tournaments.models import PRESET_CHOICES
 

@@ -12,7 +12,7 @@ The grid is the raw content of a sheet as stored in `SheetVersion.grid`::
 
 Seats are 0-based in clockwise order, hands in sheet order (hand number = index + 1).
 `dealer` may be left out: it is then the first dealer plus the hand's index (clockwise).
-Every rule is checked by `scoring.rules`; this module only reads the grid into
+Every rule is checked by `rules`; this module only reads the grid into
 `HandResult` objects and asks the engine (`check_series`, `score_hand`).
 """
 
@@ -22,7 +22,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules import (
+from rules import (
     CardParseError,
     HandResult,
     Problem,

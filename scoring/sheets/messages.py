@@ -1,6 +1,6 @@
 """Problems of the rules engine as German or English sentences.
 
-`scoring.rules` reports a problem as data (a rule id from docs/rules.md, hand, seat,
+`rules` reports a problem as data (a rule id from docs/rules.md, hand, seat,
 params); this module is the only place that turns it into words. Every message names
 the table, the hand and the seat (with the player's name) it concerns and ends with the
 rule id, e.g. "Table 3, hand 7, seat 2 (Anna Müller): hand points 1 are below the
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from scoring.rules import RULES, Problem
+from rules import RULES, Problem
 from scoring.sheets.rule_texts import rule_text
 
 

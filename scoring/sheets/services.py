@@ -3,7 +3,7 @@
 A save names the version it started from (``expected_version``); the sheet row is locked
 and a save from an older version is refused with :class:`SheetConflict`, so nobody's
 work is overwritten silently. A save stores the whole sheet (a new `SheetVersion` with
-the grid, the `Hand` and `HandSeat` rows replaced, points from `scoring.rules.score_hand`)
+the grid, the `Hand` and `HandSeat` rows replaced, points from `rules.score_hand`)
 or nothing; the rows are written by `scoring.sheets.storage`. Grid format: see
 `scoring.sheets.grid`.
 """
@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.permissions import ORGANISER, SCORER, require_role
-from scoring.models import Sheet, SheetVersion
-from scoring.rules import (
+from rules import (
     Problem,
 )
+from scoring.models import Sheet, SheetVersion
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets import policy
 from scoring.sheets.grid import CellChange, GridCheck, GridError

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from django.db import models
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
-from scoring.models import Hand, HandSeat, SeatTotal, Sheet, SheetVersion
-from scoring.rules import (
+from rules import (
     CardParseError,
     HandResult,
     ScoringError,
@@ -24,6 +23,7 @@ from scoring.rules import (
     parse_hand_cards,
     score_hand,
 )
+from scoring.models import Hand, HandSeat, SeatTotal, Sheet, SheetVersion
 from scoring.sheets.grid import GridCheck
 from tournaments.models import Event
 

@@ -8,14 +8,14 @@
     first_dealer    1-based seat of the first dealer (first hand only)
 
 The same reading as the sheet page (`forms.grid_from_typed`): what a value is worth and
-whether the hand is plausible is decided by `scoring.rules` when the hand is saved.
+whether the hand is plausible is decided by `rules` when the hand is saved.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from scoring.rules import Problem
+from rules import Problem
 from scoring.sheets.forms import TypedGrid, TypedRow, grid_from_typed
 
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, Sum
 
+from rules.standings import metrics
 from scoring.models import SeatTotal, Sheet
-from scoring.standings import metrics
 
 
 @dataclass

@@ -5,7 +5,7 @@ A member's category rank is 1 + the number of members strictly ahead of them ove
 rows tied overall stay tied and the tie-break of the overall standing (chain, playoffs,
 lots) decides here as well; nothing is ranked twice. Disqualified players stay in, marked
 (``StandingRow.disqualified``). Who is a member: ``tournaments.categories`` (the registry's
-gender and birth year under ``scoring.rules.categories``, and the director's choices).
+gender and birth year under ``rules.categories``, and the director's choices).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from common.forms import parse_int
-from scoring.standings import labels, metrics
+from rules.standings import metrics
+from scoring.standings import labels
 from tournaments.models import Season
 
 

@@ -1,5 +1,5 @@
 """Standings in the reader's language: competition and scope names, metric labels and
-descriptions (from `scoring.standings.metrics`), why a row stands above the next, and which
+descriptions (from `rules.standings.metrics`), why a row stands above the next, and which
 tie policy ranked the players."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.standings import core, metrics
+from rules.standings import core, metrics
 
 INDIVIDUAL, PAIR, TEAM = "individual", "pair", "team"
 COMPETITIONS = (INDIVIDUAL, PAIR, TEAM)

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db.models import Q, Sum
 
+from rules.standings import core
 from scoring.models import SeatTotal, Sheet
-from scoring.standings import core
 from scoring.standings.labels import reason_text
 from scoring.standings.selectors import sees_unpublished
 from tournaments.models import Event, Participant, Season, Series
@@ -131,7 +131,7 @@ def season_standing(season: Season, *, only_published: bool = True) -> SeasonSta
 
 
 def _season_higher_is_better(events) -> bool:
-    from scoring.rules import ruleset_from
+    from rules import ruleset_from
 
     flags = {
         ruleset_from(e["ruleset_slug"], e["ruleset_overrides"] or {}).higher_is_better
@@ -192,7 +192,7 @@ def player_results(player, user) -> list[PlayerSeries]:
         per_event[r[f"{prefix}event_id"]][r[f"{prefix}number"]][r["participant_id"]] = (
             r["total"] or 0
         )
-    from scoring.rules import ruleset_from
+    from rules import ruleset_from
 
     out: list[PlayerSeries] = []
     for p in sorted(participations, key=lambda p: (p["event__start_date"], p["event_id"])):

@@ -1,5 +1,5 @@
 """An event's standing as the pages, exports and API show it: the aggregate
-(`scoring.standings.aggregate`) ranked by the pure core (`scoring.standings.core`) under
+(`scoring.standings.aggregate`) ranked by the pure core (`rules.standings.core`) under
 the event's chain and tie policy, with names, clubs, pairs, teams and playoffs.
 
 Reads only, except the lots seed the first time a tie needs it (`scoring.standings.lots`).
@@ -14,8 +14,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.standings import core, metrics
+from rules.standings.ties import ranking_chain
 from scoring import visibility
-from scoring.standings import core, metrics
 from scoring.standings.aggregate import SeriesResult, aggregate, playoff_places, to_entry
 from scoring.standings.labels import (
     COMPETITIONS,
@@ -28,7 +29,6 @@ from scoring.standings.labels import (
     tie_policy_text,
 )
 from scoring.standings.lots import ensure_lots_seed
-from scoring.standings.ties import ranking_chain
 from tournaments.models import Event, GroupMember, Participant, Series, Table
 
 # Who sees what: scoring.visibility (directors are the organisers of the event's club).

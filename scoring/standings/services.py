@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, require_role
 from common.history import history_user, save_with_history
+from rules.standings import core, metrics
 from scoring.models import Sheet
-from scoring.standings import core, metrics, selectors
+from scoring.standings import selectors
 from tournaments import services
 from tournaments.models import Event, Participant, Season, Series
 from tournaments.results import bump_results_version

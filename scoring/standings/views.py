@@ -19,9 +19,9 @@ from clubs.models import Player
 from clubs.permissions import ORGANISER, has_role, require_role
 from common.forms import add_validation_errors, parse_int
 from common.safety import safe_next
+from rules.standings import metrics as standings_metrics
 from scoring.standings import categories as standing_categories
 from scoring.standings import labels, selectors, services
-from scoring.standings import metrics as standings_metrics
 from scoring.standings import season as standings_season
 from scoring.standings.charts import results_chart
 from scoring.standings.forms import SeasonSettingsForm, TieBreakForm

@@ -1,7 +1,7 @@
 /* Score-sheet entry: keyboard moves and checks as you type.
  *
  * No rule lives here. Every check, every total and every card reading comes from the
- * server (scoring.rules through the sheet's check endpoint); this script only moves the
+ * server (rules through the sheet's check endpoint); this script only moves the
  * focus, toggles the hand-Rommé box of a row and shows what the server answered.
  *
  * It also keeps the person at the keyboard from losing work: the cursor starts in the

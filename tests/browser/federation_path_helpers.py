@@ -210,7 +210,7 @@ def german_number(text: str) -> Decimal:
 
 
 def rounded(value: Fraction) -> Decimal:
-    """As the pages show it: two decimals, half up (`scoring.rules.ranking.shown`)."""
+    """As the pages show it: two decimals, half up (`rules.ranking.shown`)."""
     return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
         Decimal("0.01"), rounding=ROUND_HALF_UP
     )

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
+from rules import PRESETS, random_hand, score_hand
 from scoring.models import Hand, Sheet
-from scoring.rules import PRESETS, random_hand, score_hand
 from tests.factories import (
     ClubFactory,
     EventFactory,

@@ -3,9 +3,9 @@
 import pytest
 from django.db.models import Count, Sum
 
+from rules import HandResult, check_series, score_hand
 from scoring.demo.generate import Plan, generate_event
 from scoring.models import HandSeat, Sheet
-from scoring.rules import HandResult, check_series, score_hand
 from tests.factories import ClubFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db

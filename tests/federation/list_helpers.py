@@ -1,6 +1,6 @@
 """A small federation for the list, card, qualification and export tests: three approved
 events under a national ranking, computed by the real rules (`federation.compute.recompute`
-runs `scoring.rules.ranking.compute_ranking` and writes the documented lines), and a
+runs `rules.ranking.compute_ranking` and writes the documented lines), and a
 hand-made snapshot of any length for the query counts.
 
 Points (field − place + 1, the best 2 count, listed with 2 events):
@@ -12,7 +12,7 @@ import datetime as dt
 
 from federation import compute
 from federation.models import Ranking, RankingSnapshot
-from scoring.rules.ranking import RankingSettings
+from rules.ranking import RankingSettings
 from tests.factories import EventFactory, MembershipFactory, ParticipantFactory
 from tests.federation.status_helpers import approved_version
 

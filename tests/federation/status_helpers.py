@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from clubs.models import Membership
 from federation.models import EventVersion, Ranking, RankingStatus
+from rules.ranking import RankingSettings
 from scoring.demo.generate import Plan, generate_event
-from scoring.rules.ranking import RankingSettings
 from tests.factories import MembershipFactory
 
 FUTURE = timezone.localdate() + dt.timedelta(days=30)

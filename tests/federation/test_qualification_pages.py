@@ -1,5 +1,5 @@
 """Championships: the services (history, German messages, roles) and the qualification
-list from the newest snapshot through `scoring.rules.qualification.qualify`."""
+list from the newest snapshot through `rules.qualification.qualify`."""
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError

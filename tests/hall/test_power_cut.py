@@ -36,7 +36,7 @@ from pathlib import Path
 import psutil
 
 from bench.phone_load import _hand_fields
-from scoring.rules import PRESETS
+from rules import PRESETS
 from tests.hall.power_cut_script import ROUNDS, TABLES
 
 ROOT = Path(__file__).resolve().parents[2]

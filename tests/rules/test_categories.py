@@ -1,8 +1,8 @@
-"""The category membership rule (scoring.rules.categories)."""
+"""The category membership rule (rules.categories)."""
 
 import pytest
 
-from scoring.rules.categories import (
+from rules.categories import (
     CUSTOM,
     DEFAULT_AGE_LIMITS,
     SENIOR_AGE,

@@ -7,7 +7,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import (
+from rules import (
     PRESETS,
     Card,
     HandResult,
@@ -21,7 +21,7 @@ from scoring.rules import (
     score_hand,
     table_cards,
 )
-from scoring.rules.hands import _check_hand_full
+from rules.hands import _check_hand_full
 
 # each profile's general form: reads cards, raises ScoringError on a missing value
 GENERAL = {
@@ -193,7 +193,7 @@ def test_a_table_size_given_as_float_is_checked_like_the_int():
 
 
 def test_random_hands_as_cards_take_the_card_fast_paths(monkeypatch):
-    from scoring.rules import hands
+    from rules import hands
 
     def slow(*args):
         raise AssertionError("a plausible hand written as cards took the general code")

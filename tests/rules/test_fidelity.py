@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import (
+from rules import (
     PRESETS,
     Card,
     HandResult,
@@ -20,7 +20,7 @@ from scoring.rules import (
     deck,
     parse_cards,
 )
-from scoring.rules.table_cards import deck_problems
+from rules.table_cards import deck_problems
 
 GERMAN = PRESETS["german-minus"]  # seed 000
 MELDED = PRESETS["melded-minus-held"]  # seed 001
@@ -208,7 +208,7 @@ def test_random_hands_with_cards_pass_the_deck_check():
 
 
 def random_hand_cards(rs, n, rng):
-    from scoring.rules import random_hand
+    from rules import random_hand
 
     return random_hand(rs, n, rng, keep_cards=True)
 
@@ -226,7 +226,7 @@ def test_every_preset_deck_is_its_own_limit(slug):
 def test_seed_001_ties_play_on():
     """seed 001: "In the event of a tie, player's involved in the tie should play until the
     tie is broken." Its preset does not let the tie-break chain separate them."""
-    from scoring.standings.ties import ranking_chain
+    from rules.standings.ties import ranking_chain
 
     assert MELDED.ties == "playoff"
     assert ranking_chain(("total", "hands_won", "lots"), MELDED.ties) == ("total",)
@@ -247,8 +247,8 @@ def test_seed_001_ties_play_on():
     st.integers(1, 4),
 )
 def test_playoff_policy_never_separates_level_totals(rows, line):
-    from scoring.standings import core, metrics
-    from scoring.standings.ties import ranking_chain
+    from rules.standings import core, metrics
+    from rules.standings.ties import ranking_chain
 
     entries = [
         metrics.Entry(key=i, total=t, hands_won=w, hand_points=h)
@@ -289,7 +289,7 @@ def test_seed_004_session_ends_when_a_player_reaches_the_target():
     """seed 004: "The overall winner of a session is the player who achieves an agreed
     number of points - for example 500 or 1000 - after several games." The sheet ends in
     the hand where seat 1 reaches 100, although only seats 1 and 2 dealt."""
-    from scoring.rules import check_series
+    from rules import check_series
 
     assert TREPPE.target_score == 500 and GERMAN.target_score is None
     rs, (h1, h2, h3) = _treppe_hands(100)
@@ -315,8 +315,8 @@ def test_target_score_is_validated():
 @FAST
 @given(st.integers(3, 4), st.integers(30, 400), st.integers(0, 2**32))
 def test_random_sessions_end_exactly_at_the_target(n, target, seed):
-    from scoring.rules import check_series, random_hand, score_hand
-    from scoring.rules.sessions import target_hand
+    from rules import check_series, random_hand, score_hand
+    from rules.sessions import target_hand
 
     rs = TREPPE.derive(target_score=target)
     rng = random.Random(seed)
@@ -364,7 +364,7 @@ def test_drov_table_as_issue_12_describes_it():
     or -1 for a loser who never melded, more for hand Rommé, the joker-in-hand penalty".
     Seat 2 melded and holds 15; seat 3 melded and holds 70 with a joker; seat 4 never
     melded and holds two jokers."""
-    from scoring.rules import score_hand
+    from rules import score_hand
 
     h = _drov_hand()
     assert check_hand(h, DROV, 4) == []
@@ -406,7 +406,7 @@ def test_drov_table_needs_the_cards_to_count_jokers():
     st.integers(-3, 0),
 )
 def test_drov_bands_are_parameters(held, jokers, melded, bound, inside, joker_pts):
-    from scoring.rules import score_hand
+    from rules import score_hand
 
     rs = DROV.derive(
         melded_loser_bands=((bound, inside + 1),),

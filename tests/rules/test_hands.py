@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.rules import (
+from rules import (
     PRESETS,
     CardParseError,
     HandResult,

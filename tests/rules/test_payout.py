@@ -4,7 +4,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from scoring.rules.payout import (
+from rules.payout import (
     PAYOUT_ERRORS,
     Entry,
     PayoutError,

@@ -2,7 +2,7 @@
 ineligible entries, series, days, categories, pairs and teams, every order of precedence,
 one prize per player or several.
 
-The reference below shares no code with scoring.rules.payout: it counts in whole cents
+The reference below shares no code with rules.payout: it counts in whole cents
 (int), walks the plan with simple loops and is written from docs/prizes.md."""
 
 from decimal import Decimal
@@ -10,7 +10,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.payout import Entry, PrizeLine, Rules, Standing, payout, plan_summary
+from rules.payout import Entry, PrizeLine, Rules, Standing, payout, plan_summary
 
 PROPS = settings(max_examples=300, deadline=None)
 KINDS = ["overall", "series", "day", "pairs", "teams", "category"]

@@ -1,6 +1,6 @@
 """The qualification list for a championship (docs/rules.md, "Ranglisten (Verband)"; issue
 27 point 5): worked examples, then hypothesis against a plain reference that shares no code
-with scoring.rules.qualification (it cuts each region at "rank at most the rank of its N-th
+with rules.qualification (it cuts each region at "rank at most the rank of its N-th
 player" instead of walking the ties)."""
 
 from datetime import date
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.qualification import (
+from rules.qualification import (
     EXPLANATIONS,
     QUALIFICATION_ERRORS,
     REGION,
@@ -18,7 +18,7 @@ from scoring.rules.qualification import (
     Wildcard,
     qualify,
 )
-from scoring.rules.ranking import (
+from rules.ranking import (
     EventResult,
     PlayerLine,
     RankingError,

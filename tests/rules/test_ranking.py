@@ -8,7 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from scoring.rules.ranking import (
+from rules.ranking import (
     AVERAGE_PER_HAND,
     DISQUALIFIED,
     FIELD_SMALL,

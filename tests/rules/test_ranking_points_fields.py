@@ -2,7 +2,7 @@
 plausible hands under `ranking-points`, checked hand by hand against the preset's limits."""
 
 from bench import ranking_points
-from scoring.rules import PRESETS
+from rules import PRESETS
 
 
 def test_every_hand_of_a_field_keeps_the_preset_limits():

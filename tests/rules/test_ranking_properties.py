@@ -2,7 +2,7 @@
 gaps, small fields and short events, disqualified results, three event classes (one of them
 maybe factor 0), windows across month ends and 29 February, both formulas, hidden players.
 
-The reference below shares no code with scoring.rules.ranking: it steps the window back a
+The reference below shares no code with rules.ranking: it steps the window back a
 month at a time, averages the places' points with Fractions, picks the counted results with
 stable sorts and ranks a player by counting the players strictly better (docs/rules.md,
 "Ranglisten (Verband)")."""
@@ -14,7 +14,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.ranking import (
+from rules.ranking import (
     AVERAGE_PER_HAND,
     PLACES,
     EventResult,

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from scoring.rules import RULES
+from rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 ID = re.compile(r"""["']((?:card|meld|hand|series|ruleset)\.[a-z0-9-]+)["']""")
@@ -11,7 +11,7 @@ ID = re.compile(r"""["']((?:card|meld|hand|series|ruleset)\.[a-z0-9-]+)["']""")
 
 def emitted_ids():
     ids = set()
-    for path in (ROOT / "scoring" / "rules").glob("*.py"):
+    for path in (ROOT / "rules").glob("*.py"):
         if path.name == "problems.py":
             continue
         ids |= set(ID.findall(path.read_text(encoding="utf-8")))

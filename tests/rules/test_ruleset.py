@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from scoring.rules import PRESETS, RuleSet, RuleSetError, ruleset_from
+from rules import PRESETS, RuleSet, RuleSetError, ruleset_from
 
 
 def test_required_presets_cite_their_sources():

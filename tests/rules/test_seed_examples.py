@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.rules import (
+from rules import (
     PRESETS,
     check_first_meld,
     check_joker_swap,

@@ -1,6 +1,6 @@
 """A whole sheet: rotation of the deal, complete rounds, planned rounds."""
 
-from scoring.rules import PRESETS, HandResult, check_series
+from rules import PRESETS, HandResult, check_series
 
 G = PRESETS["german-minus"]
 

@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import translation
 
-from scoring.rules import PRESETS, random_hand
+from rules import PRESETS, random_hand
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +49,7 @@ def make_series(club, *, tables=4, table_size=4, rounds=5, blind=False, slug="ge
 
 
 def random_grid(ruleset=None, *, table_size=4, hands=20, seed=1, first_dealer=0, **kwargs):
-    """A valid grid of `hands` hands dealt by scoring.rules.random_hand."""
+    """A valid grid of `hands` hands dealt by rules.random_hand."""
     ruleset = ruleset or PRESETS["german-minus"]
     rng = random.Random(seed)
     out = []

@@ -3,7 +3,7 @@
 import pytest
 from django.utils import translation
 
-from scoring.rules import RULES, Problem
+from rules import RULES, Problem
 from scoring.sheets.grid import CellChange
 from scoring.sheets.messages import _text, change_message, problem_message
 

@@ -446,7 +446,7 @@ def test_pages_run_a_fixed_number_of_queries(
 
 
 def test_melded_values_appear_only_where_the_profile_needs_them(client, club_a, scorer_a):
-    from scoring.rules import PRESETS
+    from rules import PRESETS
 
     _series, tables = make_series(club_a)
     client.force_login(scorer_a)

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
+from rules import PRESETS, HandResult, score_hand
 from scoring.models import Hand, HandSeat, Sheet, SheetVersion
-from scoring.rules import PRESETS, HandResult, score_hand
 from scoring.sheets import selectors, services
 from tests.sheets.conftest import make_series, random_grid, scorer
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.standings.core import (
+from rules.standings.core import (
     DropRule,
     Reason,
     SeasonEntry,
@@ -24,7 +24,7 @@ from scoring.standings.core import (
     season_ranking,
     ties_on_lines,
 )
-from scoring.standings.metrics import DEFAULT_CHAIN, METRICS, Entry, normalize_chain
+from rules.standings.metrics import DEFAULT_CHAIN, METRICS, Entry, normalize_chain
 
 NO_LOTS = ("total", "hands_won", "fewest_hand_points", "last_series")
 

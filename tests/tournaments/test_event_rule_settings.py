@@ -44,7 +44,7 @@ def test_target_score_0_means_fixed_rounds_and_empty_keeps_the_preset(client, cl
 def test_a_treppenromme_sheet_ending_at_the_target_is_complete(club_a):
     """seed 004: the session ends when a player reaches the agreed points; a sheet of two
     hands at a 3-table is then complete (no series.unequal-deals)."""
-    from scoring.rules import PRESETS
+    from rules import PRESETS
 
     rs = PRESETS["treppenromme"].derive(target_score=100)
 

@@ -27,7 +27,7 @@ def shown(text: str, secrets: list[str]) -> list[str]:
 
 
 def _totals(grid):
-    from scoring.rules import PRESETS, HandResult, SeatResult, score_hand
+    from rules import PRESETS, HandResult, SeatResult, score_hand
 
     totals = [0, 0, 0, 0]
     for hand in grid["hands"]:

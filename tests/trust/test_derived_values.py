@@ -14,11 +14,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from rules import PRESETS, random_hand
 from scoring.archive.dump import export_event
 from scoring.archive.load import import_event
 from scoring.exports.rendering import render_export
 from scoring.models import HandSeat
-from scoring.rules import PRESETS, random_hand
 from scoring.sheets.services import change_ruleset, confirm_sheet, recompute_results, save_sheet
 from scoring.standings import labels, selectors
 from tests.exports.conftest import pdf_text, read_xlsx
@@ -255,7 +255,7 @@ def test_rule_set_change_and_command_recompute_held_points(pair, organiser_a):
     assert result.hand_seats == len(before)
     after = _held(cards)
     cards_ruleset = PRESETS["german-minus-20"]
-    from scoring.rules import parse_hand_cards
+    from rules import parse_hand_cards
 
     for _hp, c, held, _p in after:
         if c:

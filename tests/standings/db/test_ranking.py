@@ -190,7 +190,7 @@ def test_lots_seed_is_drawn_once_stored_and_reproducible(club_a):
         assert {r.key: r.values["lots"] for r in again.rows} == lots
     event.refresh_from_db()
     assert event.lots_seed == seed
-    from scoring.standings.core import lots_order
+    from rules.standings.core import lots_order
 
     assert lots_order([a.pk, b.pk, c.pk], seed) == lots
 

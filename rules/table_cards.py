@@ -31,15 +31,12 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter, eq
-from typing import TYPE_CHECKING
 
 from .cards import Card, Rank
 from .melds import check_meld
 from .problems import Problem
 from .ruleset import RuleSet
-
-if TYPE_CHECKING:
-    from .hands import SeatResult
+from .seats import SeatResult
 
 
 def _seat_cards(s: SeatResult) -> Sequence[Card]:

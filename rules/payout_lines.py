@@ -1,5 +1,5 @@
 """The lines of a prize plan: what each pays, and the checks a plan passes before it is
-saved (pure Python). `scoring.rules.payout` hands the lines out; it re-exports every name
+saved (pure Python). `rules.payout` hands the lines out; it re-exports every name
 here, so callers import from there."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from itertools import zip_longest
 from typing import Literal
 
-from scoring.standings.metrics import (
+from rules.standings.metrics import (
     DEFAULT_CHAIN,
     METRICS,
     MINIMUM_SERIES,

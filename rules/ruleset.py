@@ -1,6 +1,6 @@
 """Rule sets: an immutable description of a variant and its scoring profile.
 
-The presets are in :mod:`scoring.rules.presets`.
+The presets are in :mod:`rules.presets`.
 """
 
 from __future__ import annotations
@@ -321,7 +321,7 @@ class RuleSet:
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(RuleSet))
 
-# The named presets by slug, filled by `scoring.rules.presets` (which builds them from this
+# The named presets by slug, filled by `rules.presets` (which builds them from this
 # module, so it registers them here rather than being imported back).
 PRESETS: dict[str, RuleSet] = {}
 

@@ -1,6 +1,6 @@
 """The settings of a federation's ranking list, their checks and messages (pure Python).
 
-`scoring.rules.ranking` computes the list and re-exports the public names; docs/rules.md
+`rules.ranking` computes the list and re-exports the public names; docs/rules.md
 "Ranglisten (Verband)" states the rules. Messages are data: RankingError carries `code`,
 `params` and an English msgid marked with `gettext_noop`; the page says it in German with
 `err.message(gettext)`.

@@ -13,35 +13,8 @@ from typing import Any
 from .cards import Card, CardParseError, format_cards, parse_cards
 from .problems import Problem
 from .ruleset import RuleSet
+from .seats import SeatResult
 from .table_cards import CARD_KEY, any_over_deck, deck_problems, play_problems
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """One seat's line for one hand.
-
-    Give ``hand_points`` or ``cards`` (or both: they must agree); with cards, the
-    points are computed from them. ``melded`` is the melded value, needed by profiles
-    with ``ruleset.needs_melded``. ``hand_romme`` lets a sheet mark the hand Rommé in a
-    seat's column; only the winner may carry it. ``melds`` and ``laid_off`` (optional,
-    card level) are checked by :mod:`scoring.rules.table_cards`.
-    """
-
-    hand_points: int | None = None
-    cards: tuple[Card, ...] | None = None
-    melded: int | None = None
-    hand_romme: bool = False
-    #: the melds this seat laid down itself, each in the order written (card level)
-    melds: tuple[tuple[Card, ...], ...] | None = None
-    #: cards this seat laid off on melds already on the table (card level)
-    laid_off: tuple[Card, ...] | None = None
-
-    def points(self, ruleset: RuleSet) -> int | None:
-        """Hand points: from the cards when given, else as written."""
-        if self.cards is not None:
-            values = ruleset.hand_values
-            return sum(values[c.rank] for c in self.cards)
-        return self.hand_points
 
 
 @dataclass(frozen=True, slots=True)
