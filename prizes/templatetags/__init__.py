@@ -1,0 +1,1 @@
+"""Template filters for money and prizes."""

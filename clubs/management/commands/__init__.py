@@ -1,0 +1,1 @@
+"""The clubs app's `manage.py` commands."""

@@ -1,0 +1,1 @@
+"""`manage.py hall_backups` and `restore_backup`."""

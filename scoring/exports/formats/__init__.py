@@ -1,0 +1,2 @@
+"""The file formats of the exporter registry: XLSX (openpyxl, write-only) and PDF (WeasyPrint,
+laid out in parts by worker processes for long prints)."""
