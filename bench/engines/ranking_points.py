@@ -1,5 +1,5 @@
 """Do plausible hands under `ranking-points` end with the reported totals?
-``python -m bench.ranking_points``
+``python -m bench ranking-points``
 
 The reports of tournaments "nach den Rommé-Wettkampfregeln" (deaf players' associations
 of Saxony, Saxony-Anhalt and Thuringia, 2012-2014; two series of 20 hands) give the
@@ -136,7 +136,3 @@ def main(argv=None) -> int:
     print_table(summary(played))
     print_losers(played)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python -m bench.rules_bench            # 100,000 hands per preset
-    python -m bench.rules_bench --hands 5000
+    python -m bench rules            # 100,000 hands per preset
+    python -m bench rules --hands 5000
 
 Hands are dealt with ``random_hand`` before timing; the clock covers ``check_hand``
 plus ``score_hand`` only. Table sizes cycle through the preset's allowed range. Like
@@ -96,7 +96,3 @@ def main(argv: list[str] | None = None) -> None:
     cards = sorted({slug for slug, kind, *_ in rows if kind == "cards"})
     label = "all" if not cards or args.cards else f"all ({', '.join(cards)} as cards)"
     print(f"{label}\n{'':<28} {int(total_h):>9,} {total_s:>8.3f} {total_h / total_s:>10,.0f}")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,4 +1,4 @@
-"""Time the seating draw on a 400-player field: ``python -m bench.draw_bench``.
+"""Time the seating draw on a 400-player field: ``python -m bench draw``.
 
 The field has 20 clubs, 100 tandem pairs, 25 teams of 4 and the opponents of a previous
 series; every constraint is switched on. Budget: 1 s per draw.
@@ -46,10 +46,10 @@ def build_field(seed: int = 2024) -> tuple[list[DrawPlayer], set[frozenset[int]]
     return players, opponents_from(first.tables)
 
 
-def main() -> None:
+def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     players, previous = build_field()
     print(f"{'case':<8} {'players':>7} {'median ms':>10} {'p95 ms':>8} {'violations':>10}")
     for method in ("lot", "ranked"):
@@ -66,7 +66,3 @@ def main() -> None:
             f"{method:<8} {len(players):>7} {statistics.median(times):>10.1f} {p95:>8.1f} "
             f"{max(broken):>10}"
         )
-
-
-if __name__ == "__main__":
-    main()

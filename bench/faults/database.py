@@ -1,12 +1,7 @@
 """Faults a server meets, tried for real (issue 18): PostgreSQL restarted during saves, and a
 full or read-only disk under the laptop's SQLite. Needs root (a PostgreSQL cluster, a tmpfs).
 
-    python -m bench.faults                  # both parts, 50 saves per PostgreSQL fault
-    python -m bench.faults --short          # fewer saves, shorter outage, both parts at once
-    python -m bench.faults --part postgres  # A only (--part disk: B only)
-    python -m bench.faults --part disk --journal wal   # B with the SQLite file in WAL mode
-    python -m bench.faults --part hall      # C only: the hall mode (bench/faults_hall.py)
-    python -m bench.faults --part live      # D only: live replication (bench/faults_live.py)
+Parts A and B live here; ``python -m bench faults`` (bench/faults/command.py) runs them.
 
 A. Server mode. A cluster of its own ("faults" on port 5433, created if missing, trust auth
 for local and 127.0.0.1; the main cluster on 5432 is never touched), a fresh database seeded
@@ -19,11 +14,11 @@ the filler deleted and the same saves sent again; then the tmpfs remounted read-
 sheets read and saved once each, remounted read-write and the saves sent again.
 C. Hall mode (issue 26). `python -m romme.hall` with its data folder on a tmpfs, phones at the
 tables entering hands through their table links while the disk is full and read-only
-(bench/faults_hall.py says how and what it checks).
+(bench/faults/hall.py says how and what it checks).
 D. Live replication (issue 28). The hall mode sends its event through a TCP proxy to gunicorn
 on the faults cluster while the network is cut mid-batch, the server and its PostgreSQL are
 restarted, a batch arrives twice, the token is revoked, the laptop is killed and its clock is
-wrong (bench/faults_live.py). --short runs it after the other parts: part A restarts the
+wrong (bench/faults/live.py). --short runs it after the other parts: part A restarts the
 cluster it uses.
 
 The clients behave as the browser does: a save answered 503, or a dropped connection, is
@@ -36,7 +31,6 @@ grid and its versions complete, PRAGMA integrity_check ok.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -47,7 +41,7 @@ from collections import Counter
 from contextlib import closing
 from pathlib import Path
 
-from bench.fault_desk import (
+from bench.faults.desk import (
     OUT,
     Desk,
     check_answers,
@@ -60,8 +54,8 @@ from bench.fault_desk import (
     recovery,
     verdict,
 )
-from bench.load import prepare
-from bench.serving import ROOT, Client, start_gunicorn, wait_until_up, worker_pids
+from bench.load.shared import prepare
+from bench.rigs.serving import ROOT, Client, start_gunicorn, wait_until_up, worker_pids
 
 CLUSTER, PG_PORT = "faults", 5433
 PARTS = ("postgres", "disk", "hall", "live")
@@ -332,63 +326,3 @@ def _disk_phases(args, folder: Path, servers: list) -> int:
     )
     print_causes(log_path)
     return verdict(failures + db_failures)
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=PARTS, help="one part only")
-    parser.add_argument("--saves", type=int, default=50, help="saves per PostgreSQL fault")
-    parser.add_argument("--disk-saves", type=int, default=20, help="saves per disk fault")
-    parser.add_argument("--scorers", type=int, default=4)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
-    parser.add_argument("--pace", type=float, default=0.3, help="seconds between a scorer's saves")
-    parser.add_argument("--pause", type=float, default=1.0, help="seconds before a resend")
-    parser.add_argument("--outage", type=float, default=5.0, help="seconds PostgreSQL is down")
-    parser.add_argument("--journal", default="delete", help="part B: SQLite journal_mode")
-    parser.add_argument("--port", type=int, default=8300, help="gunicorn; runserver on +1")
-    parser.add_argument("--hall-tables", type=int, default=6, help="part C: tables of phones")
-    parser.add_argument("--hall-port", type=int, default=8210, help="part C: the hall's port")
-    parser.add_argument("--short", action="store_true", help="fewer saves, shorter outage")
-    args = parser.parse_args(argv)
-    if os.geteuid() != 0:
-        raise SystemExit("bench.faults needs root: it creates a PostgreSQL cluster and a tmpfs")
-    if args.short:
-        args.saves, args.disk_saves, args.scorers, args.outage, args.pace = 16, 6, 3, 2.0, 0.15
-        args.hall_tables = 3
-    sys.path.insert(0, str(ROOT))
-    if args.part == "postgres":
-        return run_postgres(args)
-    if args.part == "disk":
-        return run_disk(args)
-    if args.part == "hall":
-        from bench.faults_hall import run_hall
-
-        return run_hall(args)
-    if args.part == "live":
-        from bench.faults_live import run_live
-
-        cluster = argparse.Namespace(port=PG_PORT, version=_pg_version(), ensure=ensure_cluster,
-                                     ctl=pg_ctl)  # fmt: skip
-        return run_live(args, cluster)
-    # Each part in a process of its own (Django is set up once per process and database);
-    # --short runs them side by side, their tables printed one after the other.
-    argv = sys.argv[1:] if argv is None else list(argv)
-
-    def start(part: str) -> subprocess.Popen:
-        command = [sys.executable, "-m", "bench.faults", *argv, "--part", part]
-        return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-
-    # Part D after the others: part A restarts and stops the cluster that D's server uses.
-    together = [part for part in PARTS if part != "live"] if args.short else []
-    running = [start(part) for part in together]
-    code = 0
-    for part in PARTS:
-        process = running.pop(0) if part in together else start(part)
-        out, _ = process.communicate()
-        print(out, end="", flush=True)
-        code = max(code, process.returncode)
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.load import _sheet_post, _version
-from bench.serving import PASSWORD, ROOT, Client
+from bench.rigs.serving import PASSWORD, ROOT, Client
+from bench.rigs.sheet_form import sheet_post, sheet_version
 
 KEPT = "Ihre Eingaben in der Spielliste bleiben in diesem Browser erhalten"
 SAYS = {
@@ -86,8 +86,8 @@ class Desk:
         for _ in range(self.attempts):
             status, page = self.ask(client, self.sheet(number))
             if status == 200:
-                version = _version(page)
-                self.posted[number] = _sheet_post(
+                version = sheet_version(page)
+                self.posted[number] = sheet_post(
                     self.ruleset, self.sizes[number], self.rounds, rng, version
                 )
                 return

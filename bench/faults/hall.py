@@ -1,13 +1,13 @@
-"""C. The hall mode on a full and a read-only disk (issue 26): `python -m bench.faults --part
+"""C. The hall mode on a full and a read-only disk (issue 26): `python -m bench faults --part
 hall`, also in `--short`. Needs root (a tmpfs and bind mounts).
 
 The hall's data folder lies on a 48 MB tmpfs of its own (/tmp/hallfault-*/tmpfs, reached
-through a bind mount /tmp/hallfault-*/data, see below), prepared as bench.hall_load does
-(`bench.hall_load.prepare`: the first start, an event with series 1 in play and its table
+through a bind mount /tmp/hallfault-*/data, see below), prepared as bench.load.hall does
+(`bench.load.hall.prepare`: the first start, an event with series 1 in play and its table
 links), and `python -m romme.hall` runs on it as a director starts it (waitress, SQLite in WAL
 mode with synchronous=FULL, the task worker and the backup loop; HALL_BACKUP_TICK=1 and
 HALL_ARCHIVE_SECONDS=3 so that the loop's tries fall into the run). Each table's four phones
-(`bench.phone_load`: from 127.0.0.3, a phone by HALL_OTHER_DEVICES, with the Host of
+(`bench.load.phones`: from 127.0.0.3, a phone by HALL_OTHER_DEVICES, with the Host of
 HALL_URL) name their seats and enter and confirm hands as the phone page does (JSON, a
 client id per hand), then:
 
@@ -55,7 +55,7 @@ from collections import Counter
 from contextlib import closing
 from pathlib import Path
 
-from bench.fault_desk import (
+from bench.faults.desk import (
     OUT,
     SAYS,
     Answer,
@@ -68,9 +68,9 @@ from bench.fault_desk import (
     recovery,
     verdict,
 )
-from bench.hall_load import DIRECTOR, HALL_ADDRESS, PHONE_ADDRESS, prepare
-from bench.phone_load import Phone, PhoneStats, Tables, _checks, _hand_fields
-from bench.serving import Client, start_hall, stop_hall
+from bench.load.hall import DIRECTOR, HALL_ADDRESS, PHONE_ADDRESS, prepare
+from bench.load.phones import Phone, PhoneStats, Tables, _checks, _hand_fields
+from bench.rigs.serving import Client, start_hall, stop_hall
 
 BEFORE, FULL, FREED = "hands before", "disk full: save, name a seat", "disk freed: send again"
 READ_ONLY, WRITABLE = "read-only: save, name a seat", "rw again: send again"

@@ -1,11 +1,11 @@
-"""D. Live replication through faults (issue 28): `python -m bench.faults --part live`, also in
+"""D. Live replication through faults (issue 28): `python -m bench faults --part live`, also in
 `--short`. Needs root (the faults cluster on 5433, as part A).
 
-Two installations (bench/live_rig.py): the server is gunicorn (production settings, 2
+Two installations (bench/live/rig.py): the server is gunicorn (production settings, 2
 workers, 127.0.0.1:8721) on the database ``faults_live`` of the faults cluster (created and
 dropped; 5432 is never touched), the laptop is ``python -m romme.hall`` (127.0.0.1:8722) on
 a fresh data folder, and the laptop reaches the server only through the TCP proxy on
-127.0.0.1:8720 (bench/live_proxy.py). The director pairs on the laptop's "Live
+127.0.0.1:8720 (bench/live/proxy.py). The director pairs on the laptop's "Live
 veröffentlichen" page; in every phase a helper enters sheets and the director confirms
 them (every third time correcting an earlier one) through the laptop's pages, while a
 second tab polls the event page and the live page, and one fault happens:
@@ -45,9 +45,9 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from bench import live_rig as rig
-from bench.fault_desk import OUT, verdict
-from bench.live_proxy import Proxy
+from bench.faults.desk import OUT, verdict
+from bench.live import rig
+from bench.live.proxy import Proxy
 
 PROXY, SERVER, LAPTOP = 8720, 8721, 8722
 PHASES = {
@@ -331,7 +331,7 @@ def print_table(run: Run) -> None:
 def run_live(args, cluster) -> int:
     # SIGTERM (a CI's timeout) ends the run through the finally below: the hall runs in a
     # session of its own and would outlive this process.
-    signal.signal(signal.SIGTERM, lambda *_args: sys.exit("bench.faults_live: terminated"))
+    signal.signal(signal.SIGTERM, lambda *_args: sys.exit("bench.faults.live: terminated"))
     root = Path(tempfile.mkdtemp(prefix="romme-faults-live-"))
     cluster.ensure()
     started = time.monotonic()

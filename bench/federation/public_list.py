@@ -1,6 +1,6 @@
 """The public federation ranking list and JSON under a 10,000-line snapshot (issue 27, 6):
-``python -m bench.federation_public_bench`` (SQLite) or with ``DATABASE_URL=postgres://…``
-(a throw-away database next to the named one, created and dropped: bench.harness).
+``python -m bench federation-public`` (SQLite) or with ``DATABASE_URL=postgres://…``
+(a throw-away database next to the named one, created and dropped: bench.rigs.harness).
 
 One national ranking with 16 regional associations and a snapshot of 10,000 lines of about
 20 results each (the issue's two years of 1,500 events), written in the documented lines
@@ -86,14 +86,14 @@ def measure(client, url: str, runs: int, *, clear: bool, etag: str | None = None
     return (*percentiles(samples), len(queries.captured_queries), len(response.content))
 
 
-def main() -> int:
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=10_000)
     parser.add_argument("--results", type=int, default=20)
     parser.add_argument("--runs", type=int, default=50)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
-    from bench.harness import setup_django, teardown_django
+    from bench.rigs.harness import setup_django, teardown_django
 
     database = setup_django()
     try:
@@ -135,7 +135,3 @@ def main() -> int:
     finally:
         teardown_django()
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

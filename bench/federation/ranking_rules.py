@@ -1,7 +1,7 @@
 """Benchmark: the federation's ranking rules alone (no Django, no database).
 
-    python -m bench.ranking_rules_bench              # 10,000 players, 1,500 events
-    python -m bench.ranking_rules_bench --players 2000 --events 300 --runs 3
+    python -m bench ranking-rules              # 10,000 players, 1,500 events
+    python -m bench ranking-rules --players 2000 --events 300 --runs 3
 
 The data set of issue 27: 10,000 players, 1,500 sanctioned events over 26 months (some
 before the 24-month window) of 30 to 400 players (most small: about 200,000 results), one
@@ -120,7 +120,3 @@ def main(argv=None) -> None:
             f"| {label:<46} | {rows_in:>9,} | {rows_out:>8,} | {median:>6.0f} | {best:>4.0f} "
             f"| {cpu:>3.0f} |"
         )
-
-
-if __name__ == "__main__":
-    main()

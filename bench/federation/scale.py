@@ -1,4 +1,4 @@
-"""The federation at scale (issue 27, point 7): ``python -m bench.federation_scale [--quick]``
+"""The federation at scale (issue 27, point 7): ``python -m bench federation-scale [--quick]``
 (SQLite) or with ``DATABASE_URL=postgres://…/bench_fedscale`` (a throw-away database of that
 name, created and dropped).
 
@@ -23,7 +23,7 @@ import statistics
 import time
 from datetime import date, timedelta
 
-from bench.harness import setup_django, teardown_django
+from bench.rigs.harness import setup_django, teardown_django
 
 REGIONS = 16
 AS_OF = date(2026, 6, 30)
@@ -35,7 +35,7 @@ SIZES = {
 
 def _setup(quick: bool) -> str:
     """Django on a throw-away database: bench/out/bench_fedscale[_quick].sqlite3, or a
-    PostgreSQL database of that name beside DATABASE_URL's (bench.harness)."""
+    PostgreSQL database of that name beside DATABASE_URL's (bench.rigs.harness)."""
     database = setup_django("bench_fedscale" + ("_quick" if quick else ""))
     from django.conf import settings
 
@@ -264,7 +264,7 @@ def print_table(rows_: list[tuple]) -> None:
     for label, p50, p95, queries, target in rows_:
         if p50 is None:
             print(f"| {label:<46} | {'':>8} | {'':>8} | {'':>7} | {target:>9} | "
-                  "python -m bench.federation_submit |")  # fmt: skip
+                  "python -m bench federation-submit |")  # fmt: skip
             continue
         verdict = "pass" if p95 <= target else "FAIL"
         print(f"| {label:<46} | {p50:8.1f} | {p95:8.1f} | {queries:7d} | {target:>9} "
@@ -305,7 +305,3 @@ def main(argv=None) -> int:
     finally:
         teardown_django()
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,13 +1,13 @@
 """A 400-player event submitted to the federation end to end (issue 27, point 4 and 7:
-"submitting a 400-player event end to end ≤ 20 s"): ``python -m bench.federation_submit``
+"submitting a 400-player event end to end ≤ 20 s"): ``python -m bench federation-submit``
 (the federation on SQLite) or ``--db postgres`` (PostgreSQL database ``bench_fedsubmit``
 on 127.0.0.1, created and dropped).
 
 The federation's installation runs as production does: gunicorn (2 workers) on
 127.0.0.1:8752 and one task worker (``manage.py db_worker``). Its register holds the
 event's clubs and players (so nothing waits for matching) and a club token. The sending
-club is this process (``bench.harness``: a throw-away SQLite database) with
-``bench.datasets.build("large")``: 400 players, 5 series, 10,000 hands, a 15 MB archive.
+club is this process (``bench.rigs.harness``: a throw-away SQLite database) with
+``bench.rigs.datasets.build("large")``: 400 players, 5 series, 10,000 hands, a 15 MB archive.
 
 Per send, as ``manage.py submit_event`` does it: the archive read here
 (`export_event`), the POST (answered "received"), then the status URL asked until the
@@ -35,18 +35,18 @@ import sys
 import time
 from pathlib import Path
 
-from bench.live_setup import _server_env, create_server_db, drop_server_db, manage
-from bench.serving import ROOT, wait_until_up
+from bench.rigs.production import create_server_db, drop_server_db, manage, production_env
+from bench.rigs.serving import ROOT, wait_until_up
 
 PORT = 8752
 POSTGRES = "postgres://postgres@127.0.0.1:5432/bench_fedsubmit"
 ORIGIN = "benchfedsubmit"
 
 # Run on the federation's side: the clubs and players the large data set has (same
-# numbers, names, birth years: bench.datasets), in a region, and a club token.
+# numbers, names, birth years: bench.rigs.datasets), in a region, and a club token.
 PREPARE = """
 import datetime as dt, json
-from bench.datasets import _clubs, _players
+from bench.rigs.datasets import _clubs, _players
 from federation.models import Affiliation, Association
 from live.tokens import issue_token
 clubs = _clubs(20, "L")
@@ -90,7 +90,7 @@ DB_PREFIX = "bench_fedsubmit"
 
 
 def _server(db_url: str, log) -> tuple[dict, str, list[subprocess.Popen]]:
-    env = _server_env(db_url)
+    env = production_env(db_url)
     env.pop("REDIS_URL", None)
     env.update(ALLOWED_HOSTS="127.0.0.1", FEDERATION_SUBMISSIONS_PER_MINUTE="100")
     manage(env, "migrate", "--verbosity", "0")
@@ -178,7 +178,7 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", action="store_true", help="time the task's steps too")
     args = parser.parse_args(argv)
 
-    from bench.harness import OUT, setup_django, teardown_django
+    from bench.rigs.harness import OUT, setup_django, teardown_django
 
     setup_django()  # the sending club: SQLite under bench/out
     folder = OUT / "federation_submit"
@@ -194,7 +194,7 @@ def main(argv=None) -> int:
     processes: list[subprocess.Popen] = []
     log = (folder / "server.log").open("wb")
     try:
-        from bench.datasets import build
+        from bench.rigs.datasets import build
 
         t = time.perf_counter()
         event = build("large")
@@ -258,7 +258,3 @@ def main(argv=None) -> int:
         print(text[-3000:])
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

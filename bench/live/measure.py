@@ -1,4 +1,4 @@
-"""Live results, measured (issue 28's performance paragraph): ``python -m bench.live_bench
+"""Live results, measured (issue 28's performance paragraph): ``python -m bench live
 [--quick]``
 
 Two installations on this machine, as in a hall and at a federation:
@@ -51,24 +51,21 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.live_report import report
-from bench.live_setup import (
+from bench.live.report import report
+from bench.live.setup import (
     PORT,
     POSTGRES,
     SERVER_NICE,
     BackendNicer,
     Server,
-    _server_env,
-    create_server_db,
-    drop_server_db,
     laptop_env,
-    manage,
     prepare_server,
     setup_laptop,
     start_server,
     stop,
 )
-from bench.serving import ROOT, collect_static
+from bench.rigs.production import create_server_db, drop_server_db, manage, production_env
+from bench.rigs.serving import ROOT, collect_static
 
 BLOCK = 10  # sheets per block of the director's cost, alternately off and on
 PACE_S = 1.0  # the director's cost: a sheet saved and confirmed every second
@@ -357,7 +354,7 @@ def main(argv=None) -> int:
     db_url = os.environ.get("BENCH_LIVE_POSTGRES", POSTGRES)
     tmp = Path(tempfile.mkdtemp(prefix="romme-live-bench-"))
     folder = tmp / "laptop"
-    server_env = _server_env(db_url)
+    server_env = production_env(db_url)
     processes: dict = {"server": None, "worker": None, "live": None, "nicer": None}
     log = open(tmp / "processes.log", "wb")  # noqa: SIM115 - closed in finally
     loads = [os.getloadavg()]
@@ -418,7 +415,3 @@ def main(argv=None) -> int:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
     return report(args, visible, cost, backlog, first_push, loads, errors)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

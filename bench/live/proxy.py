@@ -1,4 +1,4 @@
-"""A TCP proxy between the laptop and the live server (bench.faults_live, tests/live/
+"""A TCP proxy between the laptop and the live server (bench.faults.live, tests/live/
 test_two_servers.py): the laptop's network, in the bench's process, on 127.0.0.1 only.
 
 It relays one HTTP request per connection (the sender's urllib sends ``Connection: close``,

@@ -1,4 +1,4 @@
-"""The live bench's table (bench.live_bench): the issue's three targets, the director's
+"""The live bench's table (bench.live.measure): the issue's three targets, the director's
 cost with the bootstrap interval of its p95 rise."""
 
 from __future__ import annotations

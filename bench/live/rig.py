@@ -1,14 +1,14 @@
-"""Two real installations for the live faults (bench.faults_live) and the two-server test
+"""Two real installations for the live faults (bench.faults.live) and the two-server test
 (tests/live/test_two_servers.py), driven from outside as people and the network would:
 
 * the laptop: ``python -m romme.hall`` on a fresh data folder (SQLite, waitress, its task
   worker), in a session of its own (the bench can kill its whole process group), seeded
-  by ``python -m bench.live_rig seed`` (the first start, an event with series 1 confirmed
+  by ``python -m bench live-rig seed`` (the first start, an event with series 1 confirmed
   and series 2 in play, a helper who enters sheets);
 * the server: gunicorn (production settings, 2 workers) on a PostgreSQL database of its
   own, created and dropped here, with the laptop's club and a token from
   ``manage.py live_token``;
-* between them ``bench.live_proxy.Proxy``; the director pairs on the laptop's
+* between them ``bench.live.proxy.Proxy``; the director pairs on the laptop's
   "Live veröffentlichen" page and confirms and corrects sheets through the laptop's pages.
 
 This process never sets up Django: it reads the laptop's SQLite and the server's
@@ -17,6 +17,7 @@ export_event`` on each side."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -33,9 +34,9 @@ from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.live_setup import _server_env, create_server_db, drop_server_db, manage
-from bench.load import _sheet_post, _version
-from bench.serving import PASSWORD, ROOT, Client, collect_static, hall_command, wait_until_up
+from bench.rigs.production import create_server_db, drop_server_db, manage, production_env
+from bench.rigs.serving import PASSWORD, ROOT, Client, collect_static, hall_command, wait_until_up
+from bench.rigs.sheet_form import sheet_post, sheet_version
 
 DIRECTOR, HELPER = "leitung", "helfer"
 CLUB, SHORT = "Rommé-Club Saalbau", "RC Saalbau"
@@ -62,7 +63,7 @@ def laptop_env(folder: Path) -> dict:
 
 
 def server_env(db_url: str) -> dict:
-    env = _server_env(db_url)
+    env = production_env(db_url)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     return env
 
@@ -82,7 +83,7 @@ def _seed(folder: Path, players: int) -> dict:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from bench.datasets import _clubs, _players
+    from bench.rigs.datasets import _clubs, _players
     from clubs.models import ClubRole
     from hall.services import first_start
     from scoring.demo.generate import Plan, generate_event
@@ -113,7 +114,7 @@ def _seed(folder: Path, players: int) -> dict:
 
 def seed_laptop(folder: Path, players: int) -> dict:
     done = subprocess.run(
-        [sys.executable, "-m", "bench.live_rig", "seed", str(folder), str(players)],
+        [sys.executable, "-m", "bench", "live-rig", "seed", str(folder), str(players)],
         cwd=ROOT, env=laptop_env(folder), capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     if done.returncode:
@@ -124,7 +125,7 @@ def seed_laptop(folder: Path, players: int) -> dict:
 # ----- the server's database ----------------------------------------------------------------
 
 
-# A rig drops its database: only one of these names (bench.live_setup checks it).
+# A rig drops its database: only one of these names (bench.rigs.production checks it).
 DATABASE_PREFIXES = ("faults_live", "test_live_two_")
 
 
@@ -379,7 +380,7 @@ class Director:
 
     def _grid(self, number: int, page: str) -> dict:
         size = self.seed["tables"][str(number)]
-        return _sheet_post(self.ruleset, size, self.seed["rounds"], self.rng, _version(page))
+        return sheet_post(self.ruleset, size, self.seed["rounds"], self.rng, sheet_version(page))
 
     def correct(self, number: int) -> bool:
         """The director corrects the confirmed sheet of table ``number``."""
@@ -413,7 +414,7 @@ class Director:
         status, page = self.ask(self.director, path)
         if status != 200:
             return False
-        confirm = {**data, "expected_version": str(_version(page))}
+        confirm = {**data, "expected_version": str(sheet_version(page))}
         if self.ask(self.director, path + "confirm/", confirm)[0] != 302:
             return False
         self.confirmed.append(number)
@@ -459,12 +460,13 @@ class Director:
         return threads
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) == 3 and argv[0] == "seed":
-        print(json.dumps(_seed(Path(argv[1]), int(argv[2]))))
-        return 0
-    raise SystemExit("usage: python -m bench.live_rig seed FOLDER PLAYERS")
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Seed a live rig's laptop: a fresh data folder in a process of its own."
+    )
+    parser.add_argument("action", choices=["seed"])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("players", type=int)
+    args = parser.parse_args(argv)
+    print(json.dumps(_seed(args.folder, args.players)))
+    return 0

@@ -2,8 +2,8 @@
 (`python -m romme.hall`: waitress threads, SQLite in the data folder with WAL and
 synchronous=FULL, the task worker and the backup loop beside it) under a hall's traffic.
 
-    python -m bench.load --phones --hall            # 25 tables, 50 spectators, two passes
-    python -m bench.load --phones --hall --short    # CI: 5 tables, 10 spectators, seconds
+    python -m bench load --phones --hall            # 25 tables, 50 spectators, two passes
+    python -m bench load --phones --hall --short    # CI: 5 tables, 10 spectators, seconds
 
 A fresh data folder (/tmp/hallbench-*) is prepared with the app's own services in this
 process (HALL_MODE=1, ROMME_DATA=the folder): the director's account and club (the first
@@ -14,14 +14,14 @@ the prepared database; the loop copies the database every 60 s, ``--snapshot-sec
 instead of every 10 minutes, so that copies fall into the run), the hall is started on
 127.0.0.1 with HALL_URL=http://127.0.0.2:port and, for the bounded time of the tables' hands:
 
-* every table's four phones (``bench.phone_load.Tables``) enter and confirm its eight hands
+* every table's four phones (``bench.load.phones.Tables``) enter and confirm its eight hands
   (a whole sheet of two rounds, so the last confirmation confirms the sheet); they connect
   from 127.0.0.3, which HALL_OTHER_DEVICES makes another device, and name the hall's
   address in the Host header, as a phone that scanned the QR does;
 * the hall display on the laptop and the spectators' phones follow the public results as
-  their pages' scripts do (``bench.hall_watchers``);
+  their pages' scripts do (``bench.load.hall_watchers``);
 * the director saves a paper sheet at the laptop every few seconds and a helper confirms it
-  (``bench.scorers``).
+  (``bench.load.scorers``).
 
 Afterwards the database is checked (each hand a phone saw saved is stored once, no gap, the
 sheets' Hand rows are their content versions; every sheet the phones finished is confirmed,
@@ -45,10 +45,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import hall_watchers, scorers
-from bench.phone_load import Phone, PhoneStats, Tables, _checks, pct
-from bench.read_clients import Tally
-from bench.serving import PASSWORD, ROOT, Client, hall_cpu, log_errors, start_hall, stop_hall
+from bench.load import hall_watchers, scorers
+from bench.load.phones import Phone, PhoneStats, Tables, _checks, pct
+from bench.load.read_clients import Tally
+from bench.rigs.serving import PASSWORD, ROOT, Client, hall_cpu, log_errors, start_hall, stop_hall
 
 PHONE_ADDRESS = "127.0.0.3"  # the phones' and spectators' source: another device
 HALL_ADDRESS = "127.0.0.2"  # HALL_URL's host: what the QR codes name
@@ -105,7 +105,7 @@ def add_arguments(parser) -> None:
 def configure(args) -> None:
     """The hall's defaults where the gunicorn phone load's differ."""
     args.hands = ROUNDS * 4
-    if args.port == 8765:  # bench.load's default; the hall's bench stays in 8170-8189
+    if args.port == 8765:  # the load command's default; the hall's bench stays in 8170-8189
         args.port = 8180
     if args.short:
         args.tables, args.spectators, args.pace, args.director_pace = 5, 10, 0.5, 1.0
@@ -159,7 +159,7 @@ def make_scenario(args, director, club) -> Scenario:
     """The event of the phones and spectators (series 1 in play and published, a table link
     per table) and the director's paper sheets; ``director`` logs in with PASSWORD (also
     ``tests.hall_smoke``, against a hall already running)."""
-    from bench.datasets import _clubs, _players
+    from bench.rigs.datasets import _clubs, _players
     from scoring.demo.generate import Plan, generate_event
     from scoring.sheets import table_links
     from tournaments.models import Event, Series

@@ -1,4 +1,4 @@
-"""The readers of ``bench.hall_load``: the hall display and the spectators' phones, each doing
+"""The readers of ``bench.load.hall``: the hall display and the spectators' phones, each doing
 what its page's script does in a browser, and how soon the display shows a confirmation.
 
 The public page (static/js/live.js) and the hall display (static/js/display.js) ask for the
@@ -18,8 +18,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from bench.read_clients import Tally
-from bench.serving import Client
+from bench.load.read_clients import Tally
+from bench.rigs.serving import Client
 
 
 @dataclass

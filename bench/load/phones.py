@@ -1,9 +1,9 @@
 """Load and fault test of the table links (issue 16): 100 tables of 4 phones enter hands
 concurrently against gunicorn and PostgreSQL on 127.0.0.1.
 
-    python -m bench.load --phones                  # 100 tables, 8 hands each, ~20 s apart
-    python -m bench.load --phones --kill-worker    # the same, killing gunicorn workers
-    python -m bench.load --phones --short          # CI: 10 tables, 4 hands, seconds
+    python -m bench load --phones                  # 100 tables, 8 hands each, ~20 s apart
+    python -m bench load --phones --kill-worker    # the same, killing gunicorn workers
+    python -m bench load --phones --short          # CI: 10 tables, 4 hands, seconds
 
 Each table is one thread driving four phones (four sessions, each named by its seat code):
 hand n is written by seat n-1 (mod 4) as the phone page sends it (a client id, JSON), and
@@ -30,8 +30,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.load import kill_workers
-from bench.serving import Client, start_gunicorn, worker_pids
+from bench.load.shared import kill_workers
+from bench.rigs.serving import Client, start_gunicorn, worker_pids
 
 
 @dataclass
@@ -72,7 +72,7 @@ class Phone(Client):
 
 def prepare(db_url: str, tables: int):
     """Fresh database with one series in play of ``tables`` tables of four and their links."""
-    from bench.load import prepare as prepare_database
+    from bench.load.shared import prepare as prepare_database
 
     event = prepare_database(db_url, 1, tables, 0)  # one scorer user; tables*4 players
     from django.contrib.auth import get_user_model
@@ -105,8 +105,8 @@ def _hand_fields(ruleset, rng: random.Random, n: int, size: int) -> dict:
 
 
 class Tables:
-    """The phones of every table, one thread per table (``bench.phone_load`` against gunicorn,
-    ``bench.hall_load`` against the hall mode). ``new_phone()`` makes one phone's session;
+    """The phones of every table, one thread per table (``bench.load.phones`` against gunicorn,
+    ``bench.load.hall`` against the hall mode). ``new_phone()`` makes one phone's session;
     ``on_confirm(table number, hand number, seconds)`` hears of every confirmation answered
     (``time.monotonic()`` of the answer)."""
 

@@ -1,4 +1,4 @@
-"""The readers of ``bench.readers``: phones, hall displays and club websites asking for the
+"""The readers of ``bench.load.readers``: phones, hall displays and club websites asking for the
 public standings. Each reader is a thread; with ``processes`` above 1 the threads are spread
 over that many forked processes, so that 200 readers do not queue on one interpreter lock
 (on a 2-core machine the client's own overhead otherwise limits what it measures)."""

@@ -1,8 +1,8 @@
 """Read load: many spectators on the public standings, the hall display and the JSON while
 sheets are confirmed, against gunicorn with PostgreSQL and Redis on 127.0.0.1.
 
-    python -m bench.readers                  # 20 readers, 15 s uncached then 15 s cached
-    python -m bench.readers --readers 50 --seconds 10 --confirm-every 5
+    python -m bench readers                  # 20 readers, 15 s uncached then 15 s cached
+    python -m bench readers --readers 50 --seconds 10 --confirm-every 5
 
 It builds a championship-sized event in a fresh database (READERS_DATABASE_URL, default
 live_readers on the local server): 400 players, pairs and teams, four series confirmed and
@@ -19,7 +19,7 @@ readers; a watcher refreshing the JSON every 100 ms measures how soon each one i
 Prints requests/s, p50/p95 latency, the share of 304 answers and errors per view and
 phase, and the cached/uncached throughput ratio. Each phase is bounded by its time limit.
 
-With ``--scorers N`` (``bench.scorers``) N people save and confirm whole sheets of another
+With ``--scorers N`` (``bench.load.scorers``) N people save and confirm whole sheets of another
 event in a closed loop during every phase, and two phases are added: ``scorers`` (nobody
 reads: the baseline) and ``pooled`` (cached readers served by a second gunicorn, the reader
 pool, at lower CPU priority, as a reverse proxy would route ``/public/`` and ``/api/``).
@@ -31,17 +31,16 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
-from bench import scorers as desks
-from bench import server_cpu
-from bench.read_clients import VIEWS, Tally, start_readers
-from bench.serving import ROOT, start_gunicorn
+from bench.load import scorers as desks
+from bench.load import server_cpu
+from bench.load.read_clients import VIEWS, Tally, start_readers
+from bench.rigs.serving import ROOT, start_gunicorn
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/live_readers"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/3"
@@ -67,7 +66,7 @@ def prepare(db_url: str):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from bench.datasets import _clubs, _players
+    from bench.rigs.datasets import _clubs, _players
     from clubs.models import ClubRole
     from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Series
@@ -443,7 +442,3 @@ def cpu_report(results) -> None:
                 f"capacity ratio {name}/uncached (server CPU per request): "
                 f"{per_request['uncached'] / per_request[name]:.1f}x"
             )
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Scorers beside the readers of ``bench.readers --scorers N``: people entering results
+"""Scorers beside the readers of ``bench.load.readers --scorers N``: people entering results
 while the hall reads them (issue 19, "scorers first").
 
 Each virtual scorer logs in twice (the writer and a second person who confirms), then
@@ -17,8 +17,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from bench.load import _sheet_post, _version
-from bench.serving import PASSWORD, Client, worker_pids
+from bench.rigs.serving import PASSWORD, Client, worker_pids
+from bench.rigs.sheet_form import sheet_post, sheet_version
 
 
 @dataclass
@@ -46,11 +46,11 @@ class Desk:
 
 
 def prepare_desk(scorers: int, tables: int) -> Desk:
-    """A second event in the database of ``bench.readers.prepare`` (Django is set up)."""
+    """A second event in the database of ``bench.load.readers.prepare`` (Django is set up)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
-    from bench.datasets import _clubs, _players
+    from bench.rigs.datasets import _clubs, _players
     from clubs.models import ClubRole
     from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Table
@@ -102,14 +102,16 @@ def scorer(clients, index, desk: Desk, stop: threading.Event, tally: ScorerTally
         path = f"/series/{desk.series_pk}/tables/{number}/sheet/"
         try:
             _, page = me.request(path)
-            data = _sheet_post(desk.ruleset, desk.sizes[number], desk.rounds, rng, _version(page))
+            data = sheet_post(
+                desk.ruleset, desk.sizes[number], desk.rounds, rng, sheet_version(page)
+            )
             started = time.perf_counter()
             status, _ = me.request(path, data)
             took = time.perf_counter() - started
             if status != 302:
                 raise RuntimeError(f"save {status}")
             _, page = checker.request(path)
-            confirm = {**data, "expected_version": str(_version(page))}
+            confirm = {**data, "expected_version": str(sheet_version(page))}
             status, _ = checker.request(path + "confirm/", confirm)
             if status != 302:
                 raise RuntimeError(f"confirm {status}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from bench.serving import worker_pids
+from bench.rigs.serving import worker_pids
 
 TICK = os.sysconf("SC_CLK_TCK")
 

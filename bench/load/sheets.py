@@ -1,12 +1,5 @@
-"""Load and fault test: concurrent scorers against gunicorn and PostgreSQL on 127.0.0.1.
-
-    python -m bench.load                      # 50 scorers, 4 sheets each, 5 conflict pairs
-    python -m bench.load --kill-worker        # the same, killing a gunicorn worker mid-run
-    python -m bench.load --short              # CI: 6 scorers, a few seconds
-    python -m bench.load --phones [--kill-worker] [--short]   # 100 tables of 4 phones
-                                              # (bench.phone_load, issue 16)
-    python -m bench.load --phones --hall [--short]   # the laptop in the hall: the hall mode,
-                                              # 25 tables, spectators (bench.hall_load)
+"""Scorers at their desks (``python -m bench load`` without ``--phones``): concurrent scorers
+against gunicorn and PostgreSQL on 127.0.0.1.
 
 It creates a fresh database (LOAD_DATABASE_URL, default romme_load on the local server),
 starts gunicorn on 127.0.0.1 only, lets every virtual scorer log in, submit whole sheets
@@ -17,24 +10,17 @@ Afterwards it checks the database itself and exits non-zero if any check fails.
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
 import re
 import signal
 import statistics
-import sys
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from bench.serving import PASSWORD, ROOT, Client, start_gunicorn, worker_pids
-
-DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/romme_load"
+from bench.load.shared import kill_workers, prepare
+from bench.rigs.serving import Client, start_gunicorn
+from bench.rigs.sheet_form import sheet_post, sheet_version
 
 
 @dataclass
@@ -54,93 +40,6 @@ class Stats:
     def status(self, code: int) -> None:
         with self.lock:
             self.statuses[code] = self.statuses.get(code, 0) + 1
-
-
-def _version(html: str) -> int:
-    match = re.search(r'name="expected_version" value="(\d+)"', html)
-    if not match:
-        raise RuntimeError("no expected_version on the sheet page")
-    return int(match.group(1))
-
-
-def _sheet_post(ruleset, size: int, rounds: int, rng: random.Random, version: int) -> dict:
-    from rules import random_hand
-
-    data = {"first_dealer": "0", "expected_version": str(version), "action": "submit"}
-    for n in range(1, rounds * size + 1):
-        hand = random_hand(ruleset, size, rng, dealer=(n - 1) % size)
-        for k, seat in enumerate(hand.seats, start=1):
-            data[f"cell-{n}-{k}"] = "0" if hand.winner == k - 1 else str(seat.hand_points)
-            if seat.melded is not None:
-                data[f"melded-{n}-{k}"] = str(seat.melded)
-        if hand.is_hand_romme:
-            data[f"romme-{n}"] = "1"
-    return data
-
-
-def prepare(db_url: str, scorers: int, per_scorer: int, pairs: int):
-    """Fresh database, migrated, with one seated series of enough tables and the users.
-    PostgreSQL: the database is dropped and created; SQLite (bench.faults): the file removed."""
-    parsed = urllib.parse.urlparse(db_url)
-    if parsed.scheme == "sqlite":
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(parsed.path + suffix).unlink(missing_ok=True)
-    else:
-        import psycopg
-
-        name = parsed.path.lstrip("/")
-        admin = parsed._replace(path="/postgres").geturl()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-    os.environ["DATABASE_URL"] = db_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
-    os.environ["DEBUG"] = "1"  # for this process only; gunicorn runs with production settings
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import make_password
-    from django.core.management import call_command
-
-    from bench.datasets import _clubs, _players
-    from clubs.models import ClubRole
-    from scoring.demo.generate import Plan, generate_event
-
-    call_command("migrate", verbosity=0)
-    tables = scorers * per_scorer + pairs
-    clubs = _clubs(4, "LT")
-    players = _players(tables * 4, clubs, "LT")
-    event = generate_event(
-        Plan(name="Lasttest", club=clubs[0], players=players, series=1, rounds=5,
-             confirmed_series=0, seed=7)
-    )  # fmt: skip
-    User = get_user_model()
-    hashed = make_password(PASSWORD)  # hashed once: creating users is not what we measure
-    names = [f"s{i}" for i in range(scorers)] + [f"c{i}" for i in range(scorers)]
-    names += [f"p{i}{side}" for i in range(pairs) for side in "ab"]
-    users = User.objects.bulk_create(User(username=n, password=hashed) for n in names)
-    ClubRole.objects.bulk_create(
-        ClubRole(user=u, club=clubs[0], role=ClubRole.Role.SCORER) for u in users
-    )
-    return event
-
-
-def kill_workers(args, server, threads, killed: list[int]) -> None:
-    """SIGKILL a busy worker again and again while the clients work; gunicorn respawns it.
-    Waits ``args.kill_after`` s, then kills every ``args.kill_every`` s, ``args.kills`` in all."""
-    time.sleep(args.kill_after)
-    while any(t.is_alive() for t in threads) and len(killed) < args.kills:
-        children = worker_pids(server.pid)
-        if children:
-            victim = int(random.choice(children))
-            try:
-                os.kill(victim, signal.SIGKILL)
-                killed.append(victim)
-            except ProcessLookupError:
-                pass
-        time.sleep(args.kill_every)
 
 
 def run(args) -> int:
@@ -187,7 +86,7 @@ def run(args) -> int:
                 return
             try:
                 _, page = me.request(sheet_path(number))
-                data = _sheet_post(ruleset, sizes[number], rounds, rng, _version(page))
+                data = sheet_post(ruleset, sizes[number], rounds, rng, sheet_version(page))
                 start = time.perf_counter()
                 status, body = me.request(sheet_path(number), data)
                 with stats.lock:
@@ -201,7 +100,7 @@ def run(args) -> int:
                 _, page = checker.request(sheet_path(number))
                 start = time.perf_counter()
                 # The confirm posts the grid the checker's page shows (the one just saved).
-                confirm = {**data, "expected_version": str(_version(page))}
+                confirm = {**data, "expected_version": str(sheet_version(page))}
                 status, body = checker.request(sheet_path(number) + "confirm/", confirm)
                 with stats.lock:
                     stats.confirm_latencies.append(time.perf_counter() - start)
@@ -224,14 +123,14 @@ def run(args) -> int:
         b.login(f"p{index}b")
         barrier.wait()
         try:
-            versions = [_version(a.request(sheet_path(number))[1]),
-                        _version(b.request(sheet_path(number))[1])]  # fmt: skip
+            versions = [sheet_version(a.request(sheet_path(number))[1]),
+                        sheet_version(b.request(sheet_path(number))[1])]  # fmt: skip
         except (OSError, RuntimeError):
             with stats.lock:
                 stats.aborted += 1
                 stats.pairs_aborted += 1
             return
-        posts = [_sheet_post(ruleset, sizes[number], rounds, random.Random(index * 2 + k),
+        posts = [sheet_post(ruleset, sizes[number], rounds, random.Random(index * 2 + k),
                              versions[k]) for k in range(2)]  # fmt: skip
         results = [None, None]
         go = threading.Barrier(2)
@@ -382,49 +281,3 @@ def report(args, stats, elapsed, killed, series, sizes, rounds, Sheet) -> int:
     for failure in failures[:20]:
         print("  -", failure)
     return 1 if failures else 0
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DB))
-    parser.add_argument("--scorers", type=int, default=50)
-    parser.add_argument("--sheets", type=int, default=4, help="sheets per scorer")
-    parser.add_argument("--pairs", type=int, default=5, help="pairs saving one sheet at once")
-    parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
-    parser.add_argument(
-        "--pace", type=float, default=2.0, help="seconds between a scorer's sheets (0: none)"
-    )
-    parser.add_argument("--seconds", type=float, default=120, help="time limit of the run")
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--kill-worker", action="store_true")
-    parser.add_argument("--kill-after", type=float, default=1.0, help="seconds into the run")
-    parser.add_argument("--kill-every", type=float, default=0.5, help="seconds between kills")
-    parser.add_argument("--kills", type=int, default=10, help="workers to kill at most")
-    parser.add_argument("--short", action="store_true", help="CI: a few scorers, a few seconds")
-    parser.add_argument("--phones", action="store_true", help="table links: phones enter hands")
-    from bench import hall_load, phone_load
-
-    phone_load.add_arguments(parser)
-    hall_load.add_arguments(parser)
-    return parser
-
-
-def main(argv=None) -> int:
-    from bench import hall_load, phone_load
-
-    args = build_parser().parse_args(argv)
-    if args.phones and args.hall:
-        hall_load.configure(args)
-        return hall_load.run(args)
-    if args.phones:
-        phone_load.configure(args)
-        sys.path.insert(0, str(ROOT))
-        return phone_load.run(args)
-    if args.short:
-        args.scorers, args.sheets, args.pairs, args.seconds, args.pace = 6, 1, 2, 30, 0.5
-    sys.path.insert(0, str(ROOT))
-    return run(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

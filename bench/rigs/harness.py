@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent / "out"
+OUT = Path(__file__).resolve().parents[1] / "out"  # bench/out, ignored by git
 
 
 @dataclass

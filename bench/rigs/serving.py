@@ -1,7 +1,7 @@
 """The server side the load benches share: a browser-like client, gunicorn with production
 settings on 127.0.0.1, waiting for a server, a gunicorn master's workers (bench.load,
-bench.phone_load, bench.readers, bench.scorers, bench.faults); the hall mode started and
-stopped as a director does (bench.hall_load, tests.hall_smoke)."""
+bench.load.phones, bench.load.readers, bench.load.scorers, bench.faults); the hall mode started and
+stopped as a director does (bench.load.hall, tests.hall_smoke)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import urllib.request
 from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "load-test-password-1"
 
 

@@ -1,7 +1,7 @@
-"""Is the event archive too slow for a request? ``python -m bench.archive_bench``.
+"""Is the event archive too slow for a request? ``python -m bench archive``.
 
-Builds ``bench.datasets.build("large")`` (400 players, 5 series, 10,000 hands) on a
-throw-away database (bench.harness.setup_django; DATABASE_URL picks PostgreSQL) and times
+Builds ``bench.rigs.datasets.build("large")`` (400 players, 5 series, 10,000 hands) on a
+throw-away database (bench.rigs.harness.setup_django; DATABASE_URL picks PostgreSQL) and times
 each step of the archive's two directions, as the web pages run them:
 
 - download: ``scoring.archive.dump.export_event`` and ``dumps`` (the JSON text);
@@ -16,8 +16,8 @@ what a task (docs/architecture.md, "Background jobs"; docs/performance.md).
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import time
 
 
@@ -33,8 +33,9 @@ def _timed(label: str, fn, rows: list):
     return value
 
 
-def main() -> int:
-    from bench.harness import setup_django, teardown_django
+def main(argv=None) -> int:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
+    from bench.rigs.harness import setup_django, teardown_django
 
     database = setup_django()
     try:
@@ -78,10 +79,6 @@ def main() -> int:
 
 
 def build_large():
-    from bench.datasets import build
+    from bench.rigs.datasets import build
 
     return build("large")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

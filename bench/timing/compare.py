@@ -2,8 +2,8 @@
 
     python -m bench --db sqlite,postgresql [--short] [--runs N] [--write]
 
-Each database gets its own `python -m bench --json FILE` process (Django is set up once per
-process, on a fresh database: bench.harness), then one table shows the median of every row
+Each database gets its own `python -m bench table --json FILE` process (Django is set up once per
+process, on a fresh database: bench.rigs.harness), then one table shows the median of every row
 per database and the ratio PostgreSQL / SQLite. A budget is met only if it holds on every
 database. PostgreSQL is BENCH_POSTGRES_URL, or postgres://postgres@127.0.0.1:5432/romme_bench
 (the harness creates and drops test_<name> beside it).
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATABASES = {
     "sqlite": "",
     "postgresql": os.environ.get(
@@ -33,7 +33,16 @@ def run_one(name: str, args) -> list[dict]:
         raise SystemExit(f"unknown database {name!r}; known: {', '.join(DATABASES)}")
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "rows.json"
-        command = [sys.executable, "-m", "bench", "--json", str(out), "--runs", str(args.runs)]
+        command = [
+            sys.executable,
+            "-m",
+            "bench",
+            "table",
+            "--json",
+            str(out),
+            "--runs",
+            str(args.runs),
+        ]
         if args.short:
             command.append("--short")
         if args.skip_exports:

@@ -1,10 +1,10 @@
-"""Where a database spends the read paths' time: ``python -m bench.db_profile``.
+"""Where a database spends the read paths' time: ``python -m bench db-profile``.
 
-    python -m bench.db_profile                      # SQLite
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme_bench python -m bench.db_profile
-    python -m bench.db_profile --explain            # also EXPLAIN ANALYZE the slowest queries
+    python -m bench db-profile                      # SQLite
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme_bench python -m bench db-profile
+    python -m bench db-profile --explain            # also EXPLAIN ANALYZE the slowest queries
 
-Builds the large event and the season (bench.datasets) on a fresh database, then for every
+Builds the large event and the season (bench.rigs.datasets) on a fresh database, then for every
 read path of the timing table (standings pages, public page, hall display, JSON, season
 page) prints two tables:
 
@@ -28,7 +28,7 @@ import pstats
 import statistics
 import time
 
-from bench.harness import setup_django, teardown_django
+from bench.rigs.harness import setup_django, teardown_django
 
 RUNS = 10
 # (label, profile entries whose cumulative time counts as that part)
@@ -125,7 +125,7 @@ def director_reads(username: str):
     from django.db import connection
     from django.test import Client
 
-    from bench.datasets import build
+    from bench.rigs.datasets import build
     from clubs.models import ClubRole
 
     event, season = build("large"), build("season")
@@ -208,7 +208,3 @@ def _run(database: str, args) -> int:
                 print(f"\nEXPLAIN ANALYZE, {label}:")
                 print("\n".join(row[0] for row in cursor.fetchall()))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,11 +1,11 @@
-"""The read paths on SQLite and PostgreSQL at the same moment: ``python -m bench.db_side_by_side``.
+"""The read paths on SQLite and PostgreSQL at the same moment: ``python -m bench db-side-by-side``.
 
-    python -m bench.db_side_by_side [--rounds 6] [--per-round 4] [--only "JSON"]
+    python -m bench db-side-by-side [--rounds 6] [--per-round 4] [--only "JSON"]
 
 ``python -m bench --db sqlite,postgresql`` runs one database after the other; on a machine
 shared with other work the load changes between the two runs, and the ratio with it. Here
-one process per database builds the large event and the season (bench.harness, fresh
-databases; PostgreSQL is BENCH_POSTGRES_URL as in bench.compare), then the parent asks
+one process per database builds the large event and the season (bench.rigs.harness, fresh
+databases; PostgreSQL is BENCH_POSTGRES_URL as in bench.timing.compare), then the parent asks
 them in turn for a few requests of each read path, alternating which goes first, so both
 see the same load. Per path: median wall time, the ratio, the Python process's CPU time
 (``time.process_time``) and, for PostgreSQL, the server backend's CPU time from
@@ -22,17 +22,17 @@ import subprocess
 import sys
 import time
 
-from bench.compare import DATABASES, ROOT
+from bench.timing.compare import DATABASES, ROOT
 
 
 def _serve() -> int:
-    from bench.harness import setup_django, teardown_django
+    from bench.rigs.harness import setup_django, teardown_django
 
     setup_django()
     try:
         from django.db import connection
 
-        from bench.db_profile import _server_cpu_ms, director_reads
+        from bench.timing.db_profile import _server_cpu_ms, director_reads
 
         client, paths = director_reads("side-by-side")
         for path in paths.values():
@@ -72,7 +72,7 @@ def main(argv=None) -> int:
     print("building the data on both databases ...", flush=True)
     workers = {
         name: subprocess.Popen(
-            [sys.executable, "-m", "bench.db_side_by_side", "--serve"],
+            [sys.executable, "-m", "bench", "db-side-by-side", "--serve"],
             cwd=ROOT,
             env={**os.environ, "DATABASE_URL": DATABASES[name]},
             stdin=subprocess.PIPE,
@@ -115,7 +115,3 @@ def main(argv=None) -> int:
                  f"{lite_cpu:.1f}", both, f"{(pg_cpu + server) / lite_cpu:.2f}")  # fmt: skip
         print("| " + " | ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True)) + " |")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

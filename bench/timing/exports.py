@@ -1,4 +1,4 @@
-"""Time the exports of a big series and a big event: ``python -m bench.export_bench``.
+"""Time the exports of a big series and a big event: ``python -m bench exports``.
 
 Uses a temporary SQLite file (never DATABASE_URL's database), migrates it, and creates
 400 players seated at 100 tables of one series directly with the ORM (bulk_create).
@@ -6,7 +6,7 @@ Times the seating list as XLSX and PDF and the pre-filled score sheets (PDF, 100
 with QR codes) through ``scoring.exports.rendering.render_export``, the function the
 views and the jobs use. Budget: the 100 score sheets in 20 s or less.
 
-Then builds ``bench.datasets.build("large")`` (400 players, 5 series of 20 hands at 100
+Then builds ``bench.rigs.datasets.build("large")`` (400 players, 5 series of 20 hands at 100
 tables, 100 pairs, 25 teams: 10,000 hands) and times the standings (XLSX and PDF) and the
 whole-event workbook (XLSX), the standing of series 5 (A4 and A3 wall list) and the overall
 wall list (A3). Budgets: the workbook, the standings PDF and the overall wall list in 5 s or
@@ -37,7 +37,7 @@ def _setup(tmp: str) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "romme.settings"
     os.environ["DEBUG"] = "1"
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tmp) / 'export_bench.sqlite3'}"
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     import django
 
     django.setup()
@@ -128,7 +128,7 @@ def main(argv=None) -> int:
             (series, "score-sheets", "pdf"),
         ]
         if not args.no_event:
-            from bench.datasets import build
+            from bench.rigs.datasets import build
 
             start = time.perf_counter()
             event = build("large")
@@ -176,7 +176,3 @@ def main(argv=None) -> int:
             f"{size / 1024:>7.0f} kB"
         )
     return 1 if any(r[4] == "FAIL" for r in results) else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,5 +1,5 @@
 """Click-to-file of the standings PDF after a confirmation 10 s earlier (issue 29 item 5):
-``python -m bench.prerender_bench [--db sqlite|postgresql] [--runs 3] [--wait 10]``
+``python -m bench prerender [--db sqlite|postgresql] [--runs 3] [--wait 10]``
 
 A fresh database (SQLite in a temporary folder, or PostgreSQL: ``BENCH_POSTGRES_URL``,
 default postgres://postgres@127.0.0.1:5432/bench_h5, dropped and created) with a
@@ -26,7 +26,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from bench import serving
+from bench.rigs import serving
 
 PORT = 8351
 BUDGET_S = 1.0
@@ -58,7 +58,7 @@ def _prepare(db_url: str):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from bench.datasets import _clubs, _players
+    from bench.rigs.datasets import _clubs, _players
     from clubs.models import ClubRole
     from scoring.demo.generate import Plan, generate_event
 
@@ -81,7 +81,7 @@ def _env(db_url: str, settle: str) -> dict:
     return {
         **os.environ,
         "DATABASE_URL": db_url,
-        "DJANGO_SETTINGS_MODULE": "bench.prerender_settings",
+        "DJANGO_SETTINGS_MODULE": "bench.timing.prerender_settings",
         "BENCH_PRERENDER_SETTLE": settle,
         "DEBUG": "0",
         "SECRET_KEY": "prerender-bench-" + "x" * 50,
@@ -207,7 +207,3 @@ def main(argv=None) -> int:
     if "Traceback" in errors:
         print("\nThe servers' log has a traceback:\n" + errors[-3000:])
     return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

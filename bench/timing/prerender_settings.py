@@ -1,4 +1,4 @@
-"""Settings of the servers `bench.prerender_bench` starts: the project's, with the
+"""Settings of the servers `bench.timing.prerender` starts: the project's, with the
 standings PDF rendered ahead or not (BENCH_PRERENDER_SETTLE: seconds, or "off")."""
 
 import os

@@ -1,7 +1,7 @@
-"""Is a rule-set change too slow for a request? ``python -m bench.recompute_bench``.
+"""Is a rule-set change too slow for a request? ``python -m bench recompute``.
 
-Builds ``bench.datasets.build("large")`` (10,000 hands at 100 tables) on a throw-away
-database (bench.harness.setup_django; DATABASE_URL picks PostgreSQL) and times
+Builds ``bench.rigs.datasets.build("large")`` (10,000 hands at 100 tables) on a throw-away
+database (bench.rigs.harness.setup_django; DATABASE_URL picks PostgreSQL) and times
 ``scoring.sheets.services.change_ruleset`` to another scoring profile (ranking points) and
 back, the whole transaction the rule-set page runs inline: wall time, CPU time of this
 process (time.process_time) and queries. The answer decides whether it must be a task
@@ -10,20 +10,21 @@ process (time.process_time) and queries. The answer decides whether it must be a
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import time
 
 
-def main() -> int:
-    from bench.harness import setup_django, teardown_django
+def main(argv=None) -> int:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
+    from bench.rigs.harness import setup_django, teardown_django
 
     database = setup_django()
     try:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
-        from bench.datasets import build
+        from bench.rigs.datasets import build
         from scoring.sheets.services import change_ruleset
         from tests.factories import UserFactory
 
@@ -48,7 +49,3 @@ def main() -> int:
     finally:
         teardown_django()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

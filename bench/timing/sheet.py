@@ -1,5 +1,5 @@
 """Time saving a 20-hand sheet through ``scoring.sheets.services.save_sheet``:
-``python -m bench.sheet_bench``.
+``python -m bench sheet``.
 
 Uses DATABASE_URL when set, else a temporary SQLite file; migrates it, builds one event
 with a 4-table (5 rounds = 20 hands) and saves a fresh valid grid ``--runs`` times
@@ -26,7 +26,7 @@ def _setup(tmp: str) -> None:
     os.environ["DEBUG"] = "1"
     if not os.environ.get("DATABASE_URL"):
         os.environ["DATABASE_URL"] = f"sqlite:///{Path(tmp) / 'sheet_bench.sqlite3'}"
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     import django
 
     django.setup()
@@ -83,10 +83,10 @@ def _build():
     return user, table
 
 
-def main() -> None:
+def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         _setup(tmp)
         from django.db import connection
@@ -121,7 +121,3 @@ def main() -> None:
     print(f"budget: median {BUDGET_MS:.0f} ms or less: {verdict}")
     if median > BUDGET_MS:
         sys.exit(1)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,4 +1,4 @@
-"""Time the standings: ``python -m bench.standings_bench``.
+"""Time the standings: ``python -m bench standings``.
 
 Data sets: ``large`` (400 players, 5 series of 20 hands, 100 pairs, 25 teams) and ``season``
 (60 members over 50 club evenings of 2 series). Budgets from the issue: the standings page
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from bench.harness import Measurement, measure, print_table, setup_django, teardown_django
+from bench.rigs.harness import Measurement, measure, print_table, setup_django, teardown_django
 
 # The floors read the same derived rows as the pages (scoring_seattotal, per sheet and seat);
 # HAND_FLOOR_SQL sums every hand seat instead, as the pages did before seat totals existed.
@@ -72,7 +72,7 @@ def main(argv=None) -> int:
 
 
 def _run(runs: int, database: str) -> int:
-    from bench.datasets import build
+    from bench.rigs.datasets import build
 
     print(f"database: {database}; building the large and season data sets ...", flush=True)
     rows = measurements(build("large"), build("season"), runs)
@@ -163,7 +163,3 @@ def measurements(event, season, runs: int) -> list[Measurement]:
         if m is not base and base.median_ms > 0:
             m.note = (m.note + " " if m.note else "") + f"{m.median_ms / base.median_ms:.1f}x floor"
     return rows
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

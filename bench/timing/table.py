@@ -4,11 +4,12 @@
     python -m bench --write         # also writes it to docs/performance.md
     python -m bench --short         # CI: the small data set, a few runs, no budgets enforced
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme python -m bench   # on PostgreSQL
-    python -m bench --db sqlite,postgresql   # both, one table with the ratio (bench/compare.py)
-    python -m bench.federation_scale [--quick]   # the federation at scale (issue 27, point 7)
+    python -m bench --db sqlite,postgresql   # both, one table with the ratio (compare.py)
 
-A fresh database is used (bench.harness.setup_django); nothing real is touched. Budgets
-come from the issues; "FAIL" marks a median over budget and the exit code is non-zero.
+``python -m bench table [options]`` is the same; ``python -m bench --help`` lists the other
+sub-commands. A fresh database is used (bench.rigs.harness.setup_django); nothing real is
+touched. Budgets come from the issues; "FAIL" marks a median over budget and the exit code is
+non-zero.
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
 import time
 from pathlib import Path
 
-from bench.harness import Measurement, measure, print_table, setup_django, teardown_django
+from bench.rigs.harness import Measurement, measure, print_table, setup_django, teardown_django
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "performance.md"
 
 
 def rules_rows(hands: int) -> list[Measurement]:
@@ -189,7 +189,7 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(argv)
     if args.db:
-        from bench import compare
+        from bench.timing import compare
 
         return compare.main(args)
     started = time.perf_counter()
@@ -213,13 +213,13 @@ def main(argv=None) -> int:
 
 
 def run(args, database: str) -> list[Measurement]:
-    from bench import standings_bench
-    from bench.datasets import build
+    from bench.rigs.datasets import build
+    from bench.timing import standings
     from clubs.models import Player
 
     runs = 3 if args.short else args.runs
     if args.only_exports:
-        from bench.datasets import build
+        from bench.rigs.datasets import build
 
         large, season = build("large"), build("season")
         rows = export_rows(large, 3, season=season, workbook_pdf=True, prints_only=True)
@@ -247,7 +247,7 @@ def run(args, database: str) -> list[Measurement]:
         large = built["large"]
         players = list(Player.objects.filter(participations__event=large))
         rows += workflow_rows("large", players, large.club, runs)
-        rows += standings_bench.measurements(large, built["season"], runs)
+        rows += standings.measurements(large, built["season"], runs)
         if not args.skip_exports:
             rows += export_rows(large, 3, season=built["season"])
     print_table(rows)
@@ -270,7 +270,3 @@ def write_doc(rows: list[Measurement], database: str, command: str) -> None:
     else:
         text += "\n" + block + "\n"
     DOC.write_text(text, encoding="utf-8")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
