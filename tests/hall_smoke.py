@@ -19,7 +19,7 @@ HALL_URL=http://127.0.0.2:<port> (the address its QR codes name) and HALL_OTHER_
 * a phone opens its table link, names its seat, enters a hand; it gets 403 for the admin,
   the first-run page, the events list, an export, /healthz and the login while remote
   direction is off, and the login (never the admin) while it is on;
-* the short phone load (bench.hall_load: phones, spectators, the display, the director)
+* the short phone load (bench.load.hall: phones, spectators, the display, the director)
   runs against the same hall, with its database checks;
 * no answer is a 5xx or a debug page, the hall's logs hold no traceback, and Ctrl+C ends the
   hall and its children.
@@ -47,8 +47,8 @@ from collections import Counter
 from contextlib import closing
 from pathlib import Path
 
-from bench.hall_load import DIRECTOR
-from bench.serving import (
+from bench.load.hall import DIRECTOR
+from bench.rigs.serving import (
     PASSWORD,
     ROOT,
     Client,
@@ -342,7 +342,7 @@ def score_sheets(smoke: Smoke, director: Client, series, links: dict[int, str]) 
 
 
 def phone_at_table(smoke: Smoke, event, series, link) -> None:
-    from bench.phone_load import Phone, _hand_fields
+    from bench.load.phones import Phone, _hand_fields
     from scoring.models import TableHand
 
     phone = Phone(smoke.base, host=smoke.hall, source=PHONE)
@@ -393,8 +393,8 @@ def remote_direction(smoke: Smoke, director: Client) -> None:
 
 
 def short_load(smoke: Smoke, hall, director_user, club) -> None:
-    from bench import hall_load
-    from bench.load import build_parser
+    from bench.load import hall as hall_load
+    from bench.load.command import build_parser
 
     args = build_parser().parse_args(["--phones", "--hall", "--short", "--port", str(smoke.port)])
     hall_load.configure(args)
@@ -453,12 +453,12 @@ def run(args) -> int:
 def with_django(smoke: Smoke, folder: Path, director: Client, hall) -> None:
     """The checks that need data beside the first start: made with the app's services in
     this process, on the hall's own database (SQLite in WAL mode takes both processes)."""
-    from bench.hall_load import setup_django
+    from bench.load.hall import setup_django
 
     setup_django(folder)
     from django.contrib.auth import get_user_model
 
-    from bench.datasets import _players
+    from bench.rigs.datasets import _players
     from clubs.models import Club
     from scoring.demo.generate import Plan, generate_event
 

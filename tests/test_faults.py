@@ -257,7 +257,7 @@ def test_a_phone_saving_a_hand_gets_the_fault_in_german_as_json(client, club_a, 
     hand sent again once the fault is gone lands."""
     import random
 
-    from bench.phone_load import _hand_fields
+    from bench.load.phones import _hand_fields
     from scoring.models import TableHand
     from scoring.sheets import table_links
     from tests.factories import user_with_role

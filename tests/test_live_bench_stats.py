@@ -1,9 +1,9 @@
-"""bench.live_report's interval of the director's p95 rise: around zero when nothing
+"""bench.live.report's interval of the director's p95 rise: around zero when nothing
 differs, around a real rise when there is one."""
 
 import random
 
-from bench.live_report import rise_interval
+from bench.live.report import rise_interval
 
 
 def test_the_interval_brackets_the_rise():

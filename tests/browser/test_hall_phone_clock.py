@@ -3,7 +3,7 @@
 A real hall (`python -m romme.hall`, waitress, SQLite in WAL mode) listens on 127.0.0.2, its
 HALL_URL; Chromium connects from 127.0.0.1, which HALL_OTHER_DEVICES makes a phone. The data
 (the director's first start, an event with series 1 in play, the table links) is prepared
-beforehand by `bench.hall_load.prepare` in a process of its own with HALL_MODE=1 and
+beforehand by `bench.load.hall.prepare` in a process of its own with HALL_MODE=1 and
 ROMME_DATA, as `HALL_MODE=1 manage.py …` would. One phone's page clock runs two hours ahead,
 another's three weeks behind (Playwright's `page.clock`: the page's Date and timers only; the
 browser's cookie jar keeps the machine's time, so the session cookie is checked for Max-Age,
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.serving import ROOT, log_errors, start_hall, stop_hall
+from bench.rigs.serving import ROOT, log_errors, start_hall, stop_hall
 from tests.browser.test_table_phone import ARTIFACTS, VIOLATIONS, _phone, _sit_down
 
 pytestmark = [pytest.mark.browser]
@@ -44,8 +44,8 @@ HANDS = 4
 PREPARE = """
 import argparse, json, random, sys
 from pathlib import Path
-from bench.hall_load import prepare
-from bench.phone_load import _hand_fields
+from bench.load.hall import prepare
+from bench.load.phones import _hand_fields
 scenario = prepare(Path(sys.argv[1]), argparse.Namespace(tables=1, seconds=0, director_pace=1))
 link = scenario.links[0]
 rng = random.Random(26)

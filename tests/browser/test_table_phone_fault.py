@@ -1,7 +1,7 @@
 """A phone at the table while the server's disk is full (a real 503 from romme.faults, not a
 stubbed route): the status line shows the server's German words, the hand stays queued on the
-phone and lands once when the fault is gone (bench.faults --part hall does the same against
-the hall mode on a tmpfs)."""
+phone and lands once when the fault is gone (`python -m bench faults --part hall` does the same
+against the hall mode on a tmpfs)."""
 
 import sqlite3
 

@@ -38,7 +38,7 @@ HEADER = ("Platz", "Spieler", "Verein", "S1", "Summe")
 
 
 def _people(club, count, prefix):
-    from bench.datasets import _players
+    from bench.rigs.datasets import _players
 
     return _players(count, [club], prefix)
 

@@ -19,7 +19,7 @@ HOSTILE = '=HYPERLINK("http://x","y")'
 
 
 def _people(club, count, prefix):
-    from bench.datasets import _players
+    from bench.rigs.datasets import _players
 
     return _players(count, [club], prefix)
 

@@ -20,8 +20,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
-from bench.live_setup import _server_env, manage
-from bench.serving import ROOT, collect_static, wait_until_up
+from bench.rigs.production import manage, production_env
+from bench.rigs.serving import ROOT, collect_static, wait_until_up
 from federation import submit_client
 from tests.federation.submit_helpers import people, played
 from tournaments.models import Event
@@ -88,7 +88,7 @@ print(json.dumps({
 @pytest.fixture(scope="module")
 def federation(tmp_path_factory):
     folder = tmp_path_factory.mktemp("verband")
-    env = _server_env(f"sqlite:///{folder / 'verband.sqlite3'}")
+    env = production_env(f"sqlite:///{folder / 'verband.sqlite3'}")
     env.pop("REDIS_URL", None)
     env.update(CONN_MAX_AGE="0", FEDERATION_SUBMISSIONS_PER_MINUTE="100")
     manage(env, "migrate", "--verbosity", "0")

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import psutil
 
-from bench.phone_load import _hand_fields
+from bench.load.phones import _hand_fields
 from rules import PRESETS
 from tests.hall.power_cut_script import ROUNDS, TABLES
 

@@ -2,7 +2,7 @@
 its task worker) sends its event to gunicorn on PostgreSQL through a TCP proxy on
 127.0.0.1; the network is cut in the middle of a batch while the director goes on
 confirming, and the server converges to the laptop's event once it is back, archives equal
-field by field. The rig is the fault run's (bench/live_rig.py, bench/live_proxy.py).
+field by field. The rig is the fault run's (bench/live/rig.py, bench/live/proxy.py).
 
 Runs in both passes of CI (the server's database is on 127.0.0.1:5432 either way: its own
 ``test_live_two_<pid>``, created and dropped). Without PostgreSQL it is skipped, except in
@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from bench import live_rig as rig
-from bench.live_proxy import Proxy
+from bench.live import rig
+from bench.live.proxy import Proxy
 
 PROXY, SERVER, LAPTOP = 8725, 8726, 8727
 POSTGRES = "postgres://postgres@127.0.0.1:5432"

@@ -1,7 +1,7 @@
-"""`python -m bench.ranking_points` (docs/rules.md, "Ranking-point tables"): whole fields of
+"""`python -m bench ranking-points` (docs/rules.md, "Ranking-point tables"): whole fields of
 plausible hands under `ranking-points`, checked hand by hand against the preset's limits."""
 
-from bench import ranking_points
+from bench.engines import ranking_points
 from rules import PRESETS
 
 

@@ -97,7 +97,7 @@ def test_a_rule_set_change_recomputes_the_totals(club_a, scorer_a, organiser_a):
 
 
 def test_generated_events_and_archive_imports_store_totals(club_a):
-    from bench.datasets import _players
+    from bench.rigs.datasets import _players
     from scoring.archive.dump import dumps, export_event
     from scoring.archive.load import import_event, loads
     from scoring.demo.generate import Plan, generate_event

@@ -87,7 +87,7 @@ def store_sheet(table, hands, *, status="confirmed"):
 
 def generated(club, players, *, series=2, rounds=1, pairs=0, teams=0, seed=7, **plan):
     """A full event from scoring.demo.generate with ``players`` new players of ``club``."""
-    from bench.datasets import _players
+    from bench.rigs.datasets import _players
     from scoring.demo.generate import Plan, generate_event
 
     people = _players(players, [club], f"G{seed}-{players}-")

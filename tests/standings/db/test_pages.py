@@ -209,7 +209,7 @@ def test_queries_do_not_grow_with_the_field(client, club_a, club_b):
 def test_season_page(client, club_a):
     import datetime as dt
 
-    from bench.datasets import _players
+    from bench.rigs.datasets import _players
     from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Season
 

@@ -311,7 +311,7 @@ def test_publish_toggle_is_for_organisers(club_a, scorer_a):
 def test_season_drops_the_worst_results_by_the_rule(club_a):
     import datetime as dt
 
-    from bench.datasets import _players
+    from bench.rigs.datasets import _players
     from scoring.demo.generate import Plan, generate_event
     from tournaments.models import Season
 

@@ -1,0 +1,111 @@
+"""The live bench's table (bench.live.measure): the issue's three targets, the director's
+cost with the bootstrap interval of its p95 rise."""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+
+VISIBLE_S, BACKLOG_S, COST_PCT = 5.0, 30.0, 10.0
+
+
+def pct(values, q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def backlog_rows(row, backlog: dict, quick: bool, ok: bool) -> None:
+    row(
+        f"backlog: {backlog['changes']} changes after {backlog['offline']:.0f} s offline "
+        f"({backlog['failures']} failed tries); server back → all held, s",
+        f"{backlog['caught']:.1f}",
+        "≤ 30 s",
+        ok,
+    )
+    waited = "–" if backlog["waited"] is None else f"{backlog['waited']:.1f}"
+    row("… of which waiting for the retry / pushing, s", f"{waited} / {backlog['push']:.1f}")
+    row("… parts / batches sent", f"{backlog['parts']} / {backlog['batches']}")
+    row("… top 10 overall on the server's JSON = laptop's", "yes" if backlog["equal"] else "NO")
+    row("… the sender's retry interval then", f"{backoff_cap():.0f} s ±20 %" if not quick
+        else "not at its cap (--quick)")  # fmt: skip
+
+
+def rise_interval(off: list[float], on: list[float], rounds: int = 2000) -> tuple[float, float]:
+    """The 5th and 95th percentile of the p95's rise over resamples of both modes' saves:
+    how far the rise of one run could move by chance alone (a p95 of 100 spreads by about
+    15 % between identical runs here)."""
+    rng = random.Random(95)
+    rises = sorted(
+        (pct(rng.choices(on, k=len(on)), 0.95) / pct(rng.choices(off, k=len(off)), 0.95) - 1) * 100
+        for _ in range(rounds)
+    )
+    return rises[round(0.05 * (rounds - 1))], rises[round(0.95 * (rounds - 1))]
+
+
+def backoff_cap() -> float:
+    from live.sender import BACKOFF_MAX_S
+
+    return BACKOFF_MAX_S
+
+
+def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
+    off, on = (sorted(x * 1000 for x in cost["times"][m]) for m in ("off", "on"))
+    rise = (pct(on, 0.95) / pct(off, 0.95) - 1) * 100
+    checks = {"cost": rise <= COST_PCT}
+    if visible is not None:
+        checks["visible"] = pct(visible, 0.95) <= VISIBLE_S
+    if backlog is not None:
+        checks["backlog"] = backlog["equal"] and backlog["caught"] <= BACKLOG_S
+    print()
+    print(
+        f"## Live results: SQLite laptop (hall mode) → gunicorn (2 workers) + PostgreSQL, "
+        f"400 players, {os.cpu_count()} cores{' (--quick)' if args.quick else ''}"
+        + (" (--cost-only)" if args.cost_only else "")
+        + (
+            f", the server's gunicorn and PostgreSQL backends at nice {args.server_nice}"
+            if args.server_nice
+            else ""
+        )
+        + (", its commits not flushed (--server-own-disk)" if args.server_own_disk else "")
+    )
+    print("| measure | figure | target | verdict |")
+    print("|---|---|---|---|")
+
+    def row(label, figure, target="", ok=None):
+        verdict = "" if ok is None else ("pass" if ok else "MISS")
+        print(f"| {label} | {figure} | {target} | {verdict} |")
+
+    row("first push (live_push) of event A / event B, s",
+        " / ".join(f"{s:.1f}" for s in first_push))  # fmt: skip
+    if visible is not None:
+        row(
+            f"confirmation → server's version.json, median / p95 / max s ({len(visible)})",
+            f"{statistics.median(visible):.2f} / {pct(visible, 0.95):.2f} / {max(visible):.2f}",
+            "≤ 5 s",
+            checks["visible"],
+        )
+    if backlog is not None:
+        backlog_rows(row, backlog, args.quick, checks["backlog"])
+    row(f"save + confirm, link off: p50 / p95 ms ({len(off)})",
+        f"{statistics.median(off):.1f} / {pct(off, 0.95):.1f}")  # fmt: skip
+    row(f"save + confirm, link on: p50 / p95 ms ({len(on)})",
+        f"{statistics.median(on):.1f} / {pct(on, 0.95):.1f}")  # fmt: skip
+    row("p95 on vs off", f"{rise:+.1f} %", "≤ +10 %", checks["cost"])
+    low, high = rise_interval(off, on)
+    row("… 90 % interval of that rise (bootstrap, 2000 resamples)", f"{low:+.1f} … {high:+.1f} %")
+    row(
+        "pushes during the on / off blocks; worker pushing, % of the block time",
+        f"{cost['pushes']['on']} / {cost['pushes']['off']}; "
+        f"{100 * cost['busy']['on'] / max(cost['spent']['on'], 1e-9):.0f} % / "
+        f"{100 * cost['busy']['off'] / max(cost['spent']['off'], 1e-9):.0f} %",
+    )
+    row("load average (1 min) at start / after each step",
+        " / ".join(f"{x[0]:.1f}" for x in loads))  # fmt: skip
+    if backlog is not None and not backlog["equal"]:
+        print(f"  laptop: {backlog['mine']}\n  server: {backlog['theirs']}")
+    if "Traceback" in errors:
+        print("\nThe processes' log has a traceback:\n" + errors[-3000:])
+    return 0 if all(checks.values()) else 1
