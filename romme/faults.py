@@ -48,7 +48,7 @@ _SQLITE_MESSAGES = (
     ("database is locked", DATABASE_UNAVAILABLE),
 )
 # SQLite does not always name the file system's fault: when it cannot create a journal or the
-# WAL index (-shm) on a full or read-only disk it says only this (bench/faults.py, WAL mode).
+# WAL index (-shm) on a full or read-only disk it says only this (python -m bench faults, WAL mode).
 # The database's folder tells which it is.
 _SQLITE_FILE_MESSAGES = ("unable to open database", "disk i/o error")
 _FULL_BELOW_BYTES = 1 << 20  # a journal needs room for a few pages at least
@@ -184,7 +184,7 @@ class SessionMiddleware(sessions.SessionMiddleware):
 
     Django's database session store turns any database error of an update into UpdateError
     and its middleware that into SessionInterrupted: a 400 "Bad request" (with DEBUG on, the
-    debug page). bench/faults.py met it for real: PostgreSQL restarted after a sheet save's
+    debug page). python -m bench faults met it for real: PostgreSQL restarted after a sheet save's
     commit, before its answer (the save stores a note in the session). A page whose only
     write is the session (the sheet page dropping that note, a phone naming its seat) met
     it on a full or read-only disk too. The sheet's resend is then answered as saved

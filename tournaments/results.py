@@ -108,7 +108,7 @@ def results_state(event_id: int) -> tuple[int, object, object] | None:
     """(version, changed at, created at) of an event in one query, or None.
 
     The query is plain SQL: it is all a conditional GET answered 304 does, and building it
-    with the ORM took as long as the rest of the request (``bench.readers``).
+    with the ORM took as long as the rest of the request (``python -m bench readers``).
     """
     with connection.cursor() as cursor:
         cursor.execute(_state_sql(), [event_id])

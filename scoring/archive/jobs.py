@@ -8,7 +8,7 @@ language and enqueued as the task `run_archive_import`; the worker checks the wh
 document (schema, then every sheet through the rules) and writes the event in one
 transaction (`scoring.archive.load.import_event`). On the large data set (400 players,
 10,000 hands, a 15 MB file) the parse took 2.9 s, the checks 10 s and the import 16 s
-(`python -m bench.archive_bench`): too long for a request.
+(`python -m bench archive`): too long for a request.
 
 The row carries the step (1 read, 2 check, 3 write) outside the import's transaction, so
 every app server's status poll sees it move; the text is cleared when the task ends.

@@ -2,7 +2,7 @@
 
 `change_ruleset` recomputes every result of the event in one transaction; on the large data
 set (10,000 hands, 40,000 results) that took 48-86 s on SQLite and 127 s on PostgreSQL on a
-loaded 2-core machine (bench/recompute_bench.py, docs/performance.md): too long for a
+loaded 2-core machine (python -m bench recompute, docs/performance-log.md): too long for a
 request. `queue_ruleset_change` checks what the form can check at once (role, reason, the
 rule set itself) and enqueues `apply_ruleset_change`; the rule-set page shows the change's
 state until it is done. Progress is the state only (queued, running, done): the recompute

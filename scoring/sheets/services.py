@@ -231,7 +231,7 @@ def save_sheet(
 def _sent_again(actor, table, sheet, expected_version, kind, grid, participants):
     """The sheet's newest version when it is this very write made already: the browser sent
     it again because the answer was lost (a fault after the commit, a dropped connection;
-    found by bench/faults.py). Only the version right after the one the page started from,
+    found by python -m bench faults). Only the version right after the one the page started from,
     by the same user, of the same kind, with no cell different, is that write; None
     otherwise (the caller's conflict or refusal stands)."""
     if sheet is None or sheet.version != expected_version + 1:

@@ -2,7 +2,7 @@
 imports (`manage.py import_event` or the import page, `scoring.archive.views`).
 
 Always a job: on the large data set (400 players, 10,000 hands, a 15 MB file) reading the
-event and writing the JSON took 2.5 s (`python -m bench.archive_bench`), more than a click
+event and writing the JSON took 2.5 s (`python -m bench archive`), more than a click
 should wait for. Directors only (the organiser role): the archive holds every sheet's
 history, unconfirmed and unpublished results included.
 """
