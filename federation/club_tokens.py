@@ -1,5 +1,5 @@
 """Club tokens on the federation's installation (issue 27, point 4): the live results'
-tokens (`live.tokens`; one kind of token) made and revoked by the club's organiser or the
+tokens (`live.server.tokens`; one kind of token) made and revoked by the club's organiser or the
 ranking officer of the club's region. Shown once, kept hashed, scoped to one club."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from clubs.models import Club
 from clubs.permissions import ORGANISER, has_role
 from common.history import history_user, save_with_history
 from live.models import LiveToken
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 
 from .permissions import can_manage
 

@@ -8,7 +8,7 @@ with it). Then every ranking status of the event that takes a version gets one f
 (`status_services.submit_version`). A refusal found by the worker is kept (`refuse`) and
 changes nothing of the event.
 
-Replacing reuses the live apply's writer (`live.apply_rows.Writer`): it makes a stored
+Replacing reuses the live apply's writer (`live.server.apply_rows.Writer`): it makes a stored
 event equal to a checked archive document, touching only what differs. The archive's
 participants are paired with the event's by player number; one no longer in the archive
 is removed, a new one added. A live-replicated event (`live.models.ReceivedEvent` of the
@@ -29,10 +29,10 @@ from django.utils.translation import gettext_noop, ngettext
 
 from clubs.models import Club, Player
 from common.history import save_with_history
-from live.apply import check, current_document
-from live.apply_errors import ApplyError
-from live.apply_rows import Refs, Writer
 from live.models import LiveToken, ReceivedEvent
+from live.server.apply import check, current_document
+from live.server.apply_errors import ApplyError
+from live.server.apply_rows import Refs, Writer
 from scoring.archive.load import import_event
 from scoring.archive.validate import ArchiveError, validate
 from tournaments.models import Event, Participant

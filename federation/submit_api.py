@@ -1,11 +1,11 @@
 """The submissions endpoint of the federation's installation (issue 27, point 4): an event
-from another installation, sent with a club token (the live results' token: `live.tokens`;
+from another installation, sent with a club token (the live results' token: `live.server.tokens`;
 one kind of token for both).
 
 POST /api/federation/v1/submissions. Body: {"origin": <installation key>, "event": <its id
 there>, "archive": <the event archive>} or, for an event this server holds as a live copy,
 {"origin", "event", "live": true} without the archive. Checked at once, cheapest first, as
-the live endpoint does (`live.api`): the declared size (413), the token (401 unknown or
+the live endpoint does (`live.server.api`): the declared size (413), the token (401 unknown or
 revoked), the rate per token (429), the body's size (413) and JSON with the number limits
 (400; the other archive limits of `common.limits` are the worker's: they take 1.5 s for a
 15 MB archive), the fields (400), the archive's outline (400), its club (403 another
@@ -35,10 +35,10 @@ from django.views.decorators.csrf import csrf_exempt
 
 from common import limits
 from common.safety import MAX_ID
-from live import tokens
-from live.api import ORIGIN, Refusal
 from live.models import LiveToken
-from live.server_services import moment
+from live.server import tokens
+from live.server.api import ORIGIN, Refusal
+from live.server.services import moment
 from scoring.archive.jobs import _check_outline
 from scoring.archive.validate import ArchiveError
 

@@ -7,7 +7,7 @@ is named only ({"live": true}): the server submits its live copy. The server ans
 once ("received") and reads the archive in its worker; `submit` then asks the status URL
 (built from the address given here, never the one in the answer: the token goes to that
 server only) until the state is no longer "received", within one timeout for everything.
-Plain http only to this computer (`live.transport.url_problem`); the token never follows a
+Plain http only to this computer (`live.laptop.transport.url_problem`); the token never follows a
 redirect. Used by `manage.py submit_event` and the page "An den Verband senden" (which
 sends without waiting and asks for the state on its own page).
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from live import sender, transport
+from live.laptop import sender, transport
 from live.models import LiveLink
 from scoring.archive.dump import export_event
 from tournaments.models import Event

@@ -178,7 +178,7 @@ class HandBack(models.Model):
     """A director gives an event this server holds (taken over) back to a laptop: a token
     bound to the event, shown once, and the event archive to import there. Until the
     laptop's first push the server's copy is read-only again (``ReceivedEvent.owner`` is
-    "laptop"); that push re-binds the received event to the new laptop (``live.handback``).
+    "laptop"); that push re-binds the received event to the new laptop (``live.server.handback``).
     Every hand-back stays as a row: who, when, why, from which laptop to which."""
 
     class State(models.TextChoices):

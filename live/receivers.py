@@ -14,13 +14,14 @@ from tournaments.models import Event
 
 
 def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) -> None:
-    """Refuse a write to an event a laptop owns (`live.server_services.guard`: never a
+    """Refuse a write to an event a laptop owns (`live.server.services.guard`: never a
     rename, never the live apply itself); number the change of each event sent live
-    (`live.outbox.add_change`) and ask the worker to send it (`live.sender.wake`). One query
-    for all the events (a renamed club may be shown by hundreds)."""
-    from live.outbox import add_change
-    from live.sender import wake
-    from live.server_services import guard
+    (`live.laptop.outbox.add_change`) and ask the worker to send it
+    (`live.laptop.sender.wake`). One query for all the events (a renamed club may be shown
+    by hundreds)."""
+    from live.laptop.outbox import add_change
+    from live.laptop.sender import wake
+    from live.server.services import guard
 
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("a live change belongs inside the write's transaction")

@@ -104,11 +104,11 @@ def _watch_parent() -> None:
 
 def _resume_live() -> None:
     """Changes numbered for the live server before a crash get their push now, not when
-    the director next opens a page (live.resume). A database fault here must not keep
+    the director next opens a page (live.laptop.resume). A database fault here must not keep
     the worker from starting: the page's nudge still sends them later."""
     from django.db import DatabaseError
 
-    from live.resume import resume_pushes
+    from live.laptop.resume import resume_pushes
 
     try:
         resume_pushes()

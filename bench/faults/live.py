@@ -19,7 +19,7 @@ g. the token revoked on the server while changes wait (the network down meanwhil
 e. the laptop killed (SIGKILL to the hall's process group) after a commit, before the send:
    the worker is paused while a sheet is entered and confirmed, then takes the push, the
    proxy holds its batch, and the hall dies; started again on the same folder, nobody
-   opens a page until the server holds everything (live.resume schedules the push);
+   opens a page until the server holds everything (live.laptop.resume schedules the push);
 f. the laptop's clock two hours slow (the hall under libfaketime, FAKETIME=-2h).
 
 After each phase the director stops, and (exit status 1 otherwise): the laptop's last

@@ -48,7 +48,7 @@ PREPARE = """
 import datetime as dt, json
 from bench.rigs.datasets import _clubs, _players
 from federation.models import Affiliation, Association
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 clubs = _clubs(20, "L")
 _players(400, clubs, "L")
 national = Association.objects.create(name="Bund", short_name="B", kind="national")
@@ -115,7 +115,7 @@ def _server(db_url: str, log) -> tuple[dict, str, list[subprocess.Popen]]:
 def _send(event, token: str, *, name: str | None, origin_event: int, venue: str) -> dict:
     """One send as `submit_client.submit` does it, timed in its parts."""
     from federation import submit_client
-    from live import transport
+    from live.laptop import transport
     from scoring.archive.dump import export_event
 
     base = f"http://127.0.0.1:{PORT}"

@@ -154,7 +154,7 @@ def no_push_running() -> bool:
     from django_tasks import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
-    from live.sender import push_live
+    from live.laptop.sender import push_live
 
     running = DBTaskResult.objects.filter(
         task_path=push_live.module_path, status=TaskResultStatus.RUNNING
@@ -166,7 +166,7 @@ def pushes_between(start, end) -> list[dict]:
     """The worker's finished pushes in [start, end] (wall clock): started, took, result."""
     from django_tasks_db.models import DBTaskResult
 
-    from live.sender import push_live
+    from live.laptop.sender import push_live
 
     rows = DBTaskResult.objects.filter(
         task_path=push_live.module_path, finished_at__gte=start, started_at__lte=end
@@ -211,7 +211,7 @@ def measure_visibility(server: Server, event, director, count: int) -> list[floa
 def measure_cost(event, director, helper, per_mode: int) -> dict:
     from django.utils import timezone
 
-    from live.laptop_services import set_sending
+    from live.laptop.services import set_sending
 
     rng = random.Random(28)
     tables: list = []

@@ -24,7 +24,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-BATCHES_PATH = "/api/live/v1/batches"  # live.protocol.BATCHES_PATH (no Django here)
+BATCHES_PATH = "/api/live/v1/batches"  # live.shared.protocol.BATCHES_PATH (no Django here)
 
 
 @dataclass

@@ -46,7 +46,7 @@ def rise_interval(off: list[float], on: list[float], rounds: int = 2000) -> tupl
 
 
 def backoff_cap() -> float:
-    from live.sender import BACKOFF_MAX_S
+    from live.laptop.sender import BACKOFF_MAX_S
 
     return BACKOFF_MAX_S
 

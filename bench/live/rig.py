@@ -153,7 +153,7 @@ def new_token(db_url: str, club: int) -> str:
 
 def revoke_tokens(db_url: str) -> None:
     """Every token of the server revoked, as its organiser does on the club's page."""
-    code = ("from django.contrib.auth import get_user_model; from live import tokens; "
+    code = ("from django.contrib.auth import get_user_model; from live.server import tokens; "
             "from live.models import LiveToken; root = get_user_model().objects.create_superuser"
             "('widerruf', password=None); [tokens.revoke_token(root, t, 'Laptop verloren') "
             "for t in LiveToken.objects.filter(revoked_at=None)]")  # fmt: skip

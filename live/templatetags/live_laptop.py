@@ -1,11 +1,11 @@
 """{% live_link_status event as live %}: the laptop's live state of the event (a
-`live.status.LinkStatus`, or None when the event is not sent live; one query), for the
+`live.laptop.status.LinkStatus`, or None when the event is not sent live; one query), for the
 event page (templates/tournaments/event_detail.html) without tournaments importing live."""
 
 from django import template
 
+from live.laptop.status import link_status
 from live.models import LiveLink
-from live.status import link_status
 
 register = template.Library()
 

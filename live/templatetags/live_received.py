@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, has_role
 from live.models import HandBack, ReceivedEvent
-from live.server_services import (
+from live.server.services import (
     clock,
     handed_back_message,
     owner_text,

@@ -59,7 +59,7 @@ def export_event(
 
     ``refs``: how participants are numbered: ``"position"`` 1, 2, … in id order (the
     archive file); ``"id"`` their ids here, the same from one dump to the next (the parts
-    live results send, ``live.parts``). Both keep the id order the import relies on.
+    live results send, ``live.shared.parts``). Both keep the id order the import relies on.
 
     ``version_dumps``: sheet versions already dumped, by (id, created_at), kept by a caller
     that dumps the same event again and again (the live sender): a version is never

@@ -1,5 +1,5 @@
 """Writing archive objects into rows, shared by the archive import (`scoring.archive.load`)
-and the live apply (`live.apply`), which rebuilds one piece of an event at a time: the
+and the live apply (`live.server.apply`), which rebuilds one piece of an event at a time: the
 checked field setter (`Loader`) and a sheet's versions (`create_versions`)."""
 
 from __future__ import annotations

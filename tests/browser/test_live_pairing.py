@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from clubs.models import ClubRole
-from live import sender
+from live.laptop import sender
 from live.models import LiveLink
 from scoring.standings.services import set_series_published
 from tests.factories import UserFactory
-from tests.live.test_apply import laptop_event
+from tests.live.server.test_apply import laptop_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +31,7 @@ SERVER = f"http://127.0.0.1:{PORT}"
 SHOTS = Path("/tmp/h/shots_handback")
 SETUP = """
 from clubs.models import Club
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 club = Club.objects.create(name="Herz Dame Kassel", short_name="HDK", town="Kassel")
 print(issue_token(club, label="Laptop Saal 1")[1])
 """

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 
 from federation.models import Affiliation, Association, AssociationRole
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 from tests.factories import UserFactory
 from tests.federation.submit_helpers import people
 

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from clubs.models import Player
 from federation import matching, submissions
 from federation.models import PlayerMatch, Submission
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 from tests.factories import IMMEDIATE_TASKS
 from tests.federation.submit_helpers import body, elsewhere, matching_url, post
 from tournaments.models import Participant

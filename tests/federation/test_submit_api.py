@@ -14,7 +14,7 @@ from django.utils import timezone
 from clubs.models import Player
 from federation.models import EventVersion, PlayerMatch, Ranking, RankingStatus, Submission
 from live.models import ReceivedEvent
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 from tests.factories import IMMEDIATE_TASKS
 from tests.federation.submit_helpers import (
     ORIGIN,
@@ -283,7 +283,7 @@ def test_organiser_and_regional_officer_make_and_revoke_club_tokens(
     client, club_a, organiser_a, officer_a, officer_b, affiliation_a, affiliation_b
 ):
     from live.models import LiveToken
-    from live.tokens import find_token
+    from live.server.tokens import find_token
 
     client.force_login(organiser_a)
     page = client.post(_tokens_url(club_a), {"label": "Vereinsserver"})

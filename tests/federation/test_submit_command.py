@@ -194,7 +194,7 @@ def test_an_unknown_event_exits_1(db):
 def test_club_token_prints_a_working_token(club_a, capsys):
     call_command("club_token", str(club_a.pk), "--label", "Server")
     raw = capsys.readouterr().out.strip()
-    from live.tokens import find_token
+    from live.server.tokens import find_token
 
     token = find_token(raw)
     assert token is not None and token.club == club_a and token.event is None

@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 
 from federation.models import Submission
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 from tests.factories import IMMEDIATE_TASKS
 from tests.federation.submit_helpers import body, elsewhere, people, post
 from tournaments.models import Event

@@ -15,7 +15,7 @@ from django_tasks_db.models import DBTaskResult
 
 from federation import submit_jobs
 from federation.models import EventVersion, PlayerMatch, Ranking, RankingStatus, Submission
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 from tests.factories import IMMEDIATE_TASKS
 from tests.federation.submit_helpers import URL, archive_of, body, elsewhere, german, post
 from tournaments.models import Event, Participant

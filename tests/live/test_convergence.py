@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.permissions import ORGANISER
-from live.apply import apply_batch, create_event
-from live.parts import event_parts
+from live.server.apply import apply_batch, create_event
+from live.shared.parts import event_parts
 from prizes.models import EntryFee
 from scoring.models import Sheet
 from scoring.sheets.services import SheetInvalid, confirm_sheet, save_sheet
 from tests.factories import ParticipantFactory, PlayerFactory, user_with_role
-from tests.live.test_apply import (
+from tests.live.server.test_apply import (
     assert_same,
     batch,
     changed_parts,

@@ -10,12 +10,14 @@ from django.core.cache import cache
 from django.test import Client
 
 from clubs.permissions import ORGANISER
-from live import protocol, sender, tokens, transport
+from live.laptop import sender, transport
 from live.models import LiveLink, ReceivedEvent
+from live.server import tokens
+from live.shared import protocol
 from scoring.models import Sheet
 from scoring.sheets.services import confirm_sheet
 from tests.factories import user_with_role
-from tests.live.test_apply import SUFFIX, assert_same, laptop_event, server_rows
+from tests.live.server.test_apply import SUFFIX, assert_same, laptop_event, server_rows
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The hand-back (issue 28, item 4; live/handback.py): an event taken over on the server is
+"""The hand-back (issue 28, item 4; live/server/handback.py): an event taken over on the server is
 given back to a laptop by its archive. The round trip in one test database, as
 test_end_to_end.py does it: the laptop pushes, the director takes the event over on the
 server and changes it there, gives it back (token shown once, server read-only), the
@@ -16,9 +16,12 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.permissions import ORGANISER
-from live import laptop_services, protocol, sender, tokens, transport
+from live.laptop import sender, transport
+from live.laptop import services as laptop_services
 from live.models import HandBack, LiveLink, LiveToken, ReceivedEvent
-from live.server_services import take_over
+from live.server import tokens
+from live.server.services import take_over
+from live.shared import protocol
 from scoring.archive.dump import export_event
 from scoring.archive.load import import_event
 from scoring.models import Sheet
@@ -26,7 +29,7 @@ from scoring.sheets.services import confirm_sheet
 from scoring.standings.services import set_series_published
 from tests.archive.test_archive import roundtrip
 from tests.factories import ClubFactory, EventFactory, user_with_role
-from tests.live.test_apply import SUFFIX, assert_same, laptop_event
+from tests.live.server.test_apply import SUFFIX, assert_same, laptop_event
 from tests.live.test_end_to_end import Bridge
 from tournaments.models import Event, Series
 from tournaments.services import delete_series

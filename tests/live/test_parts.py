@@ -1,4 +1,4 @@
-"""live.parts: an event cut into the parts live results send, and put back together so the
+"""live.shared.parts: an event cut into the parts live results send, and put back together so the
 archive import rebuilds an equal event."""
 
 import datetime as dt
@@ -6,8 +6,8 @@ import datetime as dt
 import pytest
 
 from clubs.models import Player
-from live import protocol
-from live.parts import assemble, cut, event_parts, fingerprint, fingerprints
+from live.shared import protocol
+from live.shared.parts import assemble, cut, event_parts, fingerprint, fingerprints
 from scoring.archive.dump import export_event
 from scoring.archive.load import import_event
 from scoring.demo.generate import Plan, generate_event
@@ -178,7 +178,7 @@ def test_a_kept_dump_of_the_versions_reads_only_new_grids_and_stays_equal(event)
 
 
 def test_kept_versions_hold_the_last_events_only():
-    from live.parts import KeptVersions
+    from live.shared.parts import KeptVersions
 
     kept = KeptVersions(events=2)
     first = kept.of(1)

@@ -82,7 +82,8 @@ ANY_ORGANISER = {
 }
 
 # The live endpoint for laptops (issue 28): a live token in the Authorization header decides
-# (its club, its event: tests/live/test_tokens_api.py); without one, 401 or 405, nothing stored.
+# (its club, its event: tests/live/server/test_tokens_api.py); without one, 401 or 405,
+# nothing stored.
 LIVE_TOKEN = {
     "live:batches": "a laptop's batch of changes: its token's own event only",
     "live:status": "how far the server holds a laptop's event: its token's own event only",
@@ -304,7 +305,7 @@ def _federation(world, club_a, organiser_a):
     world["ids"].update(championship=cup.pk, wildcard=card.pk)
     # A submission of club A waiting for a player's match, and a club token (part "submit").
     from federation.models import PlayerMatch, Submission
-    from live.tokens import issue_token
+    from live.server.tokens import issue_token
 
     arrival = Submission.objects.create(club=club_a, source="api", origin="o", origin_event=1)
     row = PlayerMatch.objects.create(submission=arrival, player_number="X-1", given_name="Ida",

@@ -1,12 +1,12 @@
 """manage.py club_token <club id> [--label …]: a new club token, on the federation's
-installation. The same kind of token as the live results' (`live.tokens`): a club's own
+installation. The same kind of token as the live results' (`live.server.tokens`): a club's own
 installation sends its events with it (`submit_event`), a laptop its live results."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 
 
 class Command(BaseCommand):

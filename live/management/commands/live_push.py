@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from live import laptop_services, sender
+from live.laptop import sender, services
 from tournaments.models import Event
 
 MAX_ROUNDS = 50  # pushes in a row without --watch (each one answers new changes)
@@ -36,9 +36,7 @@ class Command(BaseCommand):
         if event is None:
             raise CommandError(_("There is no event %(id)s here.") % {"id": options["event"]})
         try:
-            laptop_services.pair(
-                None, event, server_url=options["server_url"], token=options["token"]
-            )
+            services.pair(None, event, server_url=options["server_url"], token=options["token"])
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
         if options["watch"]:

@@ -2,7 +2,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
-from live.tokens import issue_token
+from live.server.tokens import issue_token
 from tournaments.models import Event
 
 

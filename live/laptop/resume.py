@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.db.models import F
 
+from live.laptop.sender import schedule_push
 from live.models import LiveLink
-from live.sender import schedule_push
 
 
 def resume_pushes() -> list[int]:

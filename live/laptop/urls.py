@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from live import laptop_views
+from live.laptop import views
 
 urlpatterns = [
-    path("events/<int:pk>/live/", laptop_views.publish, name="publish"),
+    path("events/<int:pk>/live/", views.publish, name="publish"),
 ]

@@ -1,4 +1,4 @@
-"""live.apply: the server creates its copy of a laptop's event from the first batch and
+"""live.server.apply: the server creates its copy of a laptop's event from the first batch and
 brings it up to date with later ones; the same parts twice change nothing; bad parts are
 refused with nothing written."""
 
@@ -11,10 +11,10 @@ from django.utils import translation
 
 from clubs.models import Player
 from clubs.permissions import ORGANISER
-from live import protocol
-from live.apply import ApplyError, apply_batch, create_event
 from live.models import LiveToken, ReceivedEvent
-from live.parts import event_parts
+from live.server.apply import ApplyError, apply_batch, create_event
+from live.shared import protocol
+from live.shared.parts import event_parts
 from scoring.archive.dump import export_event
 from scoring.demo.generate import Plan, generate_event
 from scoring.models import Hand, Sheet, SheetVersion
@@ -316,7 +316,7 @@ def test_applying_leaves_the_servers_document_as_it_was_read(laptop, received, m
     """The batch is laid over a copy of only the levels `overlay` changes (no deep copy):
     the document read from the server's rows, which the writer compares with, stays as
     it was through overlay, checks and writes (sheets, a series, removals)."""
-    from live import apply
+    from live.server import apply
 
     read = []
 

@@ -2,7 +2,7 @@
 
 `push(event)` runs in the task worker (`push_live`, asked for in every change's own
 transaction by `wake` and again with backoff after a failure; never in a director's
-request): it dumps the event's parts (`live.parts`), sends the ones whose fingerprint
+request): it dumps the event's parts (`live.shared.parts`), sends the ones whose fingerprint
 differs from what the server acknowledged and the keys that no longer exist, in batches of
 at most ``BATCH_BYTES`` (all but the last ``final: false``), answering changes
 ``acked_seq + 1`` … the last change at dump time. A network error, a timeout, 5xx or 429 is
@@ -31,9 +31,10 @@ from django.utils.translation import gettext as _
 from django_tasks import TaskResultStatus, task
 
 from common.gc_tuning import cycle_collection_paused
-from live import outbox, protocol, transport
+from live.laptop import outbox, transport
 from live.models import Installation, LiveChange, LiveLink
-from live.parts import KeptVersions, event_parts, fingerprints, read_snapshot
+from live.shared import protocol
+from live.shared.parts import KeptVersions, event_parts, fingerprints, read_snapshot
 
 BATCH_BYTES = 2 * 1024 * 1024
 TIMEOUT_S = 20.0
@@ -393,7 +394,7 @@ def wake(event_id: int) -> None:
 def _push_due_soon(event_id: int) -> bool:
     """Whether a push of the event waits in the database queue to run at the latest
     ``PUSH_GAP_S`` from now. Plain SQL: it runs in every save and confirmation, where the
-    ORM's building of the query cost more than the query (see `live.outbox`)."""
+    ORM's building of the query cost more than the query (see `live.laptop.outbox`)."""
     from django_tasks_db.models import DBTaskResult, get_date_max
 
     adapt = connection.ops.adapt_datetimefield_value

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from live import outbox, sender
+from live.laptop import outbox, sender
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _init_command(tmp_path, **env) -> str:

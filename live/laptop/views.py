@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.permissions import ORGANISER, require_role
-from live import laptop_services, sender, transport
+from live.laptop import sender, services, transport
+from live.laptop.status import link_status
 from live.models import LiveLink
-from live.status import link_status
 from tournaments.models import Event
 
 TEST_TIMEOUT_S = 5.0
@@ -32,7 +32,7 @@ class PairForm(forms.Form):
     )
     token = forms.CharField(
         label=gettext_lazy("Token"),
-        max_length=laptop_services.TOKEN_MAX,
+        max_length=services.TOKEN_MAX,
         required=False,
         strip=True,
         # The stored token is never shown again; empty keeps it.
@@ -83,7 +83,7 @@ def publish(request, pk):
         action = request.POST.get("action", "save")
         if action in ("stop", "start"):
             try:
-                laptop_services.set_sending(request.user, event, action == "start")
+                services.set_sending(request.user, event, action == "start")
             except ValidationError as error:
                 messages.error(request, " ".join(error.messages))
             else:
@@ -105,7 +105,7 @@ def publish(request, pk):
                     return redirect("live:publish", pk=event.pk)
             else:
                 try:
-                    laptop_services.pair(request.user, event, server_url=url, token=token)
+                    services.pair(request.user, event, server_url=url, token=token)
                 except ValidationError as error:
                     for field, errors in error.message_dict.items():
                         for text in errors:

@@ -1,5 +1,5 @@
 """Writing the differences between the server's copy of an event and the checked document
-the laptop's parts make of it (`live.apply`): the event's fields, the roster (clubs,
+the laptop's parts make of it (`live.server.apply`): the event's fields, the roster (clubs,
 players, participants, pairs and teams), series with their tables and seats, sheets with
 their versions and hands, the sections. Rows that already hold what the document says are
 left alone, so a part applied twice writes nothing. Derived values (hands, points, seat
@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from clubs.models import Player
-from live import protocol
-from live.apply_errors import ApplyError
 from live.models import ReceivedEvent
+from live.server.apply_errors import ApplyError
+from live.shared import protocol
 from prizes.models import EntryFee, EntryPayment, PrizePlan
 from scoring.archive import sections
 from scoring.archive.fields import remap_series_json

@@ -1,4 +1,4 @@
-"""The server's live endpoint (protocol: ``live.protocol``): a laptop's batches in, the
+"""The server's live endpoint (protocol: ``live.shared.protocol``): a laptop's batches in, the
 number of the last change held out.
 
 Plain Django JSON views, not django-ninja: the body must be read by the archive import's own
@@ -12,7 +12,7 @@ Checks, cheapest first, before anything is stored: the declared size (413), the 
 400), the batch's shape and protocol version (400), the token's scope (403 another club's
 or another event), then under the received event's row lock the owner (409 taken_over) and
 the numbers (200 unchanged for a batch already held, 409 gap). The apply runs in the same
-transaction; a refusal of its content (``live.apply.ApplyError``) rolls it all back.
+transaction; a refusal of its content (``live.server.apply.ApplyError``) rolls it all back.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from django.views.decorators.csrf import csrf_exempt
 
 from common.limits import LimitExceeded, load_json
 from common.safety import MAX_ID
-from live import handback, protocol, tokens
 from live.models import LiveToken, ReceivedEvent
-from live.server_services import applying_live, moment, taken_over_message
+from live.server import handback, tokens
+from live.server.services import applying_live, moment, taken_over_message
+from live.shared import protocol
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +59,8 @@ class Refusal(Exception):
 
 
 def apply_module():
-    """L3's apply (``live.apply``): create_event, apply_batch, ApplyError."""
-    from live import apply
+    """L3's apply (``live.server.apply``): create_event, apply_batch, ApplyError."""
+    from live.server import apply
 
     return apply
 
@@ -357,7 +358,7 @@ def _receive(request) -> JsonResponse:
 @csrf_exempt
 @never_cache
 def batches(request):
-    """POST /api/live/v1/batches: one batch of a laptop's changes (live.protocol)."""
+    """POST /api/live/v1/batches: one batch of a laptop's changes (live.shared.protocol)."""
     with translation.override("de"):
         if request.method != "POST":
             response = _answer(

@@ -1,4 +1,4 @@
-"""The server applies what a laptop sends (`live.protocol`): the first batch creates the
+"""The server applies what a laptop sends (`live.shared.protocol`): the first batch creates the
 event (:func:`create_event`), every later one brings it up to date (:func:`apply_batch`).
 
 A part is the current state of one piece of the laptop's event, so applying is making the
@@ -6,9 +6,9 @@ server's copy equal to it: the server's event is read back as an archive documen
 laptop's participant refs (`current_document`), the batch's parts are laid over it
 (`overlay`), the result is checked as a whole by the archive's own checks
 (`scoring.archive.validate`: schema, references, seats, every touched sheet against the
-rules), and only then are the differences written (`live.apply_rows`). Applying the same
+rules), and only then are the differences written (`live.server.apply_rows`). Applying the same
 parts again finds no difference and writes nothing. Refusals are `ApplyError` (German
-message, path), with nothing written; the caller (`live.api`) answers 400.
+message, path), with nothing written; the caller (`live.server.api`) answers 400.
 
 Players are matched by player number and never merged: a number this server knows under
 another name (or birth year, or gender) refuses the batch, naming the number, unless the
@@ -29,12 +29,12 @@ from django.utils.translation import gettext as _
 from clubs.models import Player
 from common.gc_tuning import cycle_collection_paused
 from common.history import save_with_history
-from live import protocol
-from live.apply_errors import ApplyError
-from live.apply_rows import Refs, Writer, player_differs, player_text
 from live.models import LiveToken, ReceivedEvent
-from live.parts import ROSTER_KEYS, KeptVersions, assemble
-from live.server_services import applying_live
+from live.server.apply_errors import ApplyError
+from live.server.apply_rows import Refs, Writer, player_differs, player_text
+from live.server.services import applying_live
+from live.shared import protocol
+from live.shared.parts import ROSTER_KEYS, KeptVersions, assemble
 from scoring.archive import sections
 from scoring.archive.dump import _dump_section, export_event
 from scoring.archive.fields import remap, remap_series_json

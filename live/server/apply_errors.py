@@ -1,4 +1,4 @@
-"""The live apply's refusal (`live.apply`), apart so the apply's modules share it."""
+"""The live apply's refusal (`live.server.apply`), apart so the apply's modules share it."""
 
 from __future__ import annotations
 

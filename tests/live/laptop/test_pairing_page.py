@@ -13,11 +13,11 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from clubs.permissions import ORGANISER, SCORER
-from live import sender, transport
+from live.laptop import sender, transport
 from live.models import LiveLink
-from live.parts import event_parts
+from live.shared.parts import event_parts
 from tests.factories import ClubFactory, EventFactory, user_with_role
-from tests.live.test_outbox_sender import FakeServer
+from tests.live.laptop.test_outbox_sender import FakeServer
 
 pytestmark = pytest.mark.django_db
 DE = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9"}

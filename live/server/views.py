@@ -1,5 +1,5 @@
 """The server's live pages: a club's tokens ("Live-Empfang") and the take-over of an event
-a laptop sends. Thin: the writes are ``live.tokens`` and ``live.server_services``."""
+a laptop sends. Thin: the writes are ``live.server.tokens`` and ``live.server.services``."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club
 from clubs.permissions import ORGANISER, require_role
 from common.forms import add_validation_errors
-from live import server_services, tokens
 from live.models import LiveToken, ReceivedEvent
+from live.server import services, tokens
 from tournaments.models import Event
 
 
@@ -49,7 +49,7 @@ class TokenForm(forms.Form):
 class TakeOverForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
-        max_length=server_services.MAX_REASON_CHARS,
+        max_length=services.MAX_REASON_CHARS,
         help_text=gettext_lazy("Kept in the event's history, e.g. “laptop broken”."),
     )
     confirm = forms.BooleanField(
@@ -122,7 +122,7 @@ def take_over(request, pk):
     if request.method == "POST":
         if form.is_valid():
             try:
-                server_services.take_over(request.user, received, form.cleaned_data["reason"])
+                services.take_over(request.user, received, form.cleaned_data["reason"])
             except ValidationError as error:
                 add_validation_errors(form, error)
             else:
@@ -142,9 +142,9 @@ def take_over(request, pk):
             "event": event,
             "received": received,
             "form": form,
-            "owner": server_services.owner_text(received),
+            "owner": services.owner_text(received),
             "taken_over": (
-                server_services.taken_over_message(received)
+                services.taken_over_message(received)
                 if received.owner == ReceivedEvent.Owner.SERVER
                 else ""
             ),

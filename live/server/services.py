@@ -30,7 +30,7 @@ MAX_REASON_CHARS = 100  # the history's change-reason column holds 100
 
 @contextmanager
 def applying_live():
-    """Writes inside this block are the live apply's own (``live.apply``): the owner's
+    """Writes inside this block are the live apply's own (``live.server.apply``): the owner's
     guard lets them pass. Everything else stays refused while the laptop owns the event."""
     token = _applying.set(True)
     try:
@@ -76,7 +76,7 @@ def handed_back_message(handback: HandBack) -> str:
 
 
 def waiting_handback(received: ReceivedEvent) -> HandBack | None:
-    """The hand-back that waits for the laptop's first push (``live.handback``), or None."""
+    """The hand-back that waits for the laptop's first push (``live.server.handback``), or None."""
     return (
         HandBack.objects.select_related("created_by")
         .filter(received=received, state=HandBack.State.PENDING)

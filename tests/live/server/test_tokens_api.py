@@ -1,8 +1,8 @@
 """The server's live tokens (made, shown once, hashed, revoked) and its endpoint: every check
 before anything is stored, the sequence rules, and hostile bodies never answered with 500.
 
-The apply (live.apply, another module) is replaced here by a small fake that creates the
-event and records what it was given; tests/live/test_handover.py runs the real one."""
+The apply (live.server.apply, another module) is replaced here by a small fake that creates the
+event and records what it was given; tests/live/server/test_handover.py runs the real one."""
 
 import hashlib
 import io
@@ -13,8 +13,9 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 
-from live import api, protocol, tokens
 from live.models import LiveToken, ReceivedEvent
+from live.server import api, tokens
+from live.shared import protocol
 from tests.factories import EventFactory
 from tournaments.models import Event
 from tournaments.results import bump_results_version
@@ -33,7 +34,7 @@ class FakeApplyError(Exception):
 
 
 class FakeApply:
-    """create_event / apply_batch as live.apply offers them; writes like the real one
+    """create_event / apply_batch as live.server.apply offers them; writes like the real one
     (a results bump, which the owner's guard lets pass inside the endpoint's applying_live)."""
 
     ApplyError = FakeApplyError
@@ -404,6 +405,6 @@ def test_csrf_is_not_asked(fake, secret):
 
 
 def test_the_fake_is_shaped_like_the_real_apply():
-    real = pytest.importorskip("live.apply")
+    real = pytest.importorskip("live.server.apply")
     for name in ("create_event", "apply_batch", "ApplyError"):
         assert hasattr(real, name), name

@@ -1,4 +1,4 @@
-"""live.resume: when the task worker starts, every event whose changes wait gets a push, so
+"""live.laptop.resume: when the task worker starts, every event whose changes wait gets a push, so
 a laptop killed between a commit and its send catches up without anyone opening a page."""
 
 import os
@@ -9,9 +9,9 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from live import sender
+from live.laptop import sender
+from live.laptop.resume import resume_pushes
 from live.models import LiveLink
-from live.resume import resume_pushes
 from tests.factories import EventFactory
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_the_hall_live_worker_resumes_before_it_takes_tasks(monkeypatch):
     monkeypatch.setattr(hall, "freeze_startup_heap", lambda: calls.append("freeze"))
     monkeypatch.setattr(hall, "_watch_parent", lambda: None)
     monkeypatch.setattr(hall.os, "nice", lambda n: calls.append(("nice", n)), raising=False)
-    monkeypatch.setattr("live.resume.resume_pushes", lambda: calls.append("resume") or [])
+    monkeypatch.setattr("live.laptop.resume.resume_pushes", lambda: calls.append("resume") or [])
     monkeypatch.setattr(
         hall, "_django", lambda: lambda name, **kw: calls.append((name, kw.get("queue_name")))
     )

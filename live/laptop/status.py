@@ -12,8 +12,8 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from live.laptop.outbox import waiting
 from live.models import LiveLink
-from live.outbox import waiting
 
 # A push that should have happened by now (the laptop was stopped between a change's commit
 # and its wake-up): the page showing the state asks the worker again.
@@ -55,7 +55,7 @@ def link_status(link: LiveLink | None, *, now=None) -> LinkStatus | None:
     else:
         text, level = _("live: nothing sent yet"), "waiting"
     if level == "waiting" and (link.last_sent_at is None or now - link.last_sent_at > NUDGE_AFTER):
-        from live.sender import schedule_push
+        from live.laptop.sender import schedule_push
 
         schedule_push(link.event_id, wake=True)
     return LinkStatus(f"{text} · {tail}", level, count)

@@ -5,7 +5,7 @@ it in the hall again, :func:`hand_back` makes a token bound to the event (shown 
 the director downloads the event archive; from then the server's copy is read-only again
 (the owner is "laptop", and the owner's guard names the hand-back). On the laptop the
 director imports the archive and pairs the imported event with the server and that token.
-Its first push (:func:`claim`, called by ``live.api`` when no received event matches the
+Its first push (:func:`claim`, called by ``live.server.api`` when no received event matches the
 batch) re-binds the received event to the new laptop: its installation and event id, the
 numbers from 1 again, the laptop's participant ids matched by player number; the push is
 then laid over the server's copy with every part (:func:`first_range` removes what the
@@ -23,10 +23,11 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, has_role, require_role
 from common.history import history_user, save_with_history
-from live import protocol, tokens
 from live.models import HandBack, LiveToken, ReceivedEvent
-from live.parts import event_parts
-from live.server_services import handed_back_message, moment, waiting_handback
+from live.server import tokens
+from live.server.services import handed_back_message, moment, waiting_handback
+from live.shared import protocol
+from live.shared.parts import event_parts
 from tournaments.models import Participant
 from tournaments.results import bump_results_version
 
@@ -38,7 +39,7 @@ APART = 2**52
 
 
 class Refused(Exception):
-    """A push the hand-back refuses; ``live.api`` answers it in the protocol's shape."""
+    """A push the hand-back refuses; ``live.server.api`` answers it in the protocol's shape."""
 
     def __init__(self, status: int, message: str, code: str):
         super().__init__(message)
@@ -128,7 +129,7 @@ def cancel(actor, received: ReceivedEvent, reason: str) -> HandBack:
     return handback
 
 
-# ----- the pushes (inside live.api's transaction) ----------------------------------------------
+# ----- the pushes (inside live.server.api's transaction) ----------------------------------
 
 
 def _given_away(origin: str, origin_event: int) -> HandBack | None:

@@ -1,4 +1,4 @@
-"""The server's pages of a hand-back (``live.handback``): give an event this server holds
+"""The server's pages of a hand-back (``live.server.handback``): give an event this server holds
 back to a laptop (a confirmation, a reason; the token shown once with the event archive to
 download), and cancel a hand-back no laptop has answered. Thin: the writes are the
 service's; the club's directors only (checked here and in the service)."""
@@ -16,8 +16,8 @@ from django.views.decorators.cache import never_cache
 
 from clubs.permissions import ORGANISER, require_role
 from common.forms import add_validation_errors
-from live import handback, server_services
 from live.models import ReceivedEvent
+from live.server import handback, services
 
 
 class HandBackForm(forms.Form):
@@ -98,7 +98,7 @@ def hand_back(request, pk):
                     },
                 )
         status = 400
-    waiting = server_services.waiting_handback(received)
+    waiting = services.waiting_handback(received)
     return render(
         request,
         "live/server_hand_back.html",
@@ -107,7 +107,7 @@ def hand_back(request, pk):
             "received": received,
             "form": form,
             "held": received.owner == ReceivedEvent.Owner.SERVER,
-            "waiting": server_services.handed_back_message(waiting) if waiting else "",
+            "waiting": services.handed_back_message(waiting) if waiting else "",
         },
         status=status,
     )
@@ -117,7 +117,7 @@ def hand_back(request, pk):
 def hand_back_cancel(request, pk):
     received = _received(request, pk)
     event = received.event
-    waiting = server_services.waiting_handback(received)
+    waiting = services.waiting_handback(received)
     form = CancelForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -142,7 +142,7 @@ def hand_back_cancel(request, pk):
         {
             "event": event,
             "form": form,
-            "waiting": server_services.handed_back_message(waiting) if waiting else "",
+            "waiting": services.handed_back_message(waiting) if waiting else "",
         },
         status=status,
     )

@@ -8,9 +8,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, require_role
+from live.laptop.sender import schedule_push
+from live.laptop.transport import url_problem
 from live.models import LiveLink
-from live.sender import schedule_push
-from live.transport import url_problem
 
 TOKEN_MAX = 200
 

@@ -1,6 +1,6 @@
 """The laptop's outbox (gapless change numbers in the write's transaction) and its sender
 (parts in batches, acknowledgements, gaps, refusals, backoff) against a fake server that
-answers as live.protocol says."""
+answers as live.shared.protocol says."""
 
 import urllib.error
 from datetime import timedelta
@@ -13,9 +13,11 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from clubs.permissions import ORGANISER
-from live import protocol, receivers, sender, transport
+from live import receivers
+from live.laptop import sender, transport
 from live.models import LiveChange, LiveLink
-from live.parts import event_parts
+from live.shared import protocol
+from live.shared.parts import event_parts
 from scoring.demo.generate import Plan, generate_event
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, user_with_role
 from tournaments import services

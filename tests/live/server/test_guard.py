@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from live.models import LiveToken, ReceivedEvent
-from live.server_services import applying_live, is_applying_live
+from live.server.services import applying_live, is_applying_live
 from scoring.models import Sheet, SheetVersion
 from scoring.sheets.services import confirm_sheet, save_sheet
 from scoring.standings.services import set_series_published
@@ -50,7 +50,7 @@ def _event(club, scorer, organiser, name="Live-Cup"):
 
 @pytest.fixture
 def received(club_a, scorer_a, organiser_a):
-    """A server's copy of a laptop's event (as live.apply leaves it), owned by the laptop."""
+    """A server's copy of a laptop's event (as live.server.apply leaves it), owned by the laptop."""
     event, series, tables, people, grid = _event(club_a, scorer_a, organiser_a)
     token = LiveToken.objects.create(
         club=club_a, event=event, label="Saal 1", token_hash="0" * 64, prefix="abcdefgh"
@@ -151,7 +151,7 @@ def test_the_guard_leaves_other_events_alone(received, club_a, scorer_a, organis
 
 
 def test_after_the_take_over_the_server_may_write(received, organiser_a):
-    from live.server_services import take_over
+    from live.server.services import take_over
 
     take_over(organiser_a, received["copy"], "Laptop defekt")
     set_series_published(organiser_a, received["series"], True)

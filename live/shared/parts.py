@@ -1,4 +1,4 @@
-"""An event as the parts live results send (`live.protocol`), and back.
+"""An event as the parts live results send (`live.shared.protocol`), and back.
 
 `event_parts` cuts the event archive (`scoring.archive.dump.export_event`, participants
 referred to by their id here, so a participant keeps its ref from one dump to the next) into
@@ -23,7 +23,7 @@ import orjson
 from django.db import connection, transaction
 from django.utils import timezone
 
-from live import protocol
+from live.shared import protocol
 from scoring.archive.dump import export_event
 from scoring.archive.validate import FORMAT, VERSION
 

@@ -7,9 +7,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from live.models import ReceivedEvent
-from live.server_services import clock
+from live.server.services import clock
 from tests.factories import user_with_role
-from tests.live.test_tokens_api import ORIGIN, batch, fake, post  # noqa: F401  (fixtures)
+from tests.live.server.test_tokens_api import ORIGIN, batch, fake, post  # noqa: F401  (fixtures)
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
 
 @pytest.fixture
 def pushed(client, fake, club_a, organiser_a):  # noqa: F811
-    from live import tokens
+    from live.server import tokens
 
     _token, raw = tokens.make_token(organiser_a, club_a, label="Saal 1")
     assert post(client, batch(1, 4), raw).status_code == 200
@@ -88,7 +88,7 @@ def test_the_public_page_and_display_say_live_from_the_hall(client, pushed, orga
         page = client.get(reverse(name, args=[received.event_id]), **DE)
         assert page.status_code == 200, name
         assert stand in page.content.decode(), name
-    from live.server_services import take_over
+    from live.server.services import take_over
 
     take_over(organiser_a, received, "Laptop defekt")
     for name in ("standings:public", "standings:display"):
@@ -107,15 +107,16 @@ def test_an_event_not_received_shows_nothing_of_it(client, organiser_a, club_a):
 
 
 def test_the_real_apply_through_the_endpoint(client):
-    """The laptop's event cut into parts (live.parts), sent to the endpoint with a real token,
-    applied by live.apply: an equal event on the server; a later change follows; bad content
-    is refused with its path and nothing changes; the server's copy stays read-only."""
+    """The laptop's event cut into parts (live.shared.parts), sent to the endpoint with a real
+    token, applied by live.server.apply: an equal event on the server; a later change follows;
+    bad content is refused with its path and nothing changes; the server's copy stays
+    read-only."""
     from django.core.cache import cache
 
-    from live import tokens
-    from live.parts import event_parts
+    from live.server import tokens
+    from live.shared.parts import event_parts
     from scoring.standings.services import set_series_published
-    from tests.live import test_apply as helpers
+    from tests.live.server import test_apply as helpers
     from tournaments.models import Series
 
     cache.clear()

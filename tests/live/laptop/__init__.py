@@ -1,0 +1,1 @@
+"""Tests of the laptop's side of live results (live.laptop)."""

@@ -1,0 +1,1 @@
+"""Tests of the server's side of live results (live.server)."""
