@@ -9,9 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
 from common.safety import PlausibleDatesMixin
-
-from .models import Association, AssociationRole
-from .services import REASON_MAX
+from federation.associations.models import Association, AssociationRole
+from federation.associations.services import REASON_MAX
 
 
 def reason_field():

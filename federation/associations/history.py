@@ -11,9 +11,8 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
-
-from .models import Affiliation, Association, AssociationRole
-from .selectors import subtree_ids
+from federation.associations.models import Affiliation, Association, AssociationRole
+from federation.associations.selectors import subtree_ids
 
 LIMIT = 300
 # The fields a change is shown for, per model (the rest never change after creation).

@@ -153,16 +153,3 @@ class AssociationRole(models.Model):
 
     def __str__(self):
         return f"{self.user} – {self.association.short_name}: {self.get_role_display()}"
-
-
-# The rest of the app's models, in modules of their own (one set of models for the app).
-from federation.ranking_models import (  # noqa: E402, F401
-    Championship,
-    EventVersion,
-    PublicHiding,
-    Ranking,
-    RankingSnapshot,
-    RankingStatus,
-    Wildcard,
-)
-from federation.submission_models import PlayerMatch, Submission  # noqa: E402, F401

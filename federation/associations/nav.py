@@ -12,7 +12,7 @@ import logging
 from django.core.cache import cache
 from django.db import transaction
 
-from .permissions import has_any_role
+from federation.associations.permissions import has_any_role
 
 SESSION_KEY = "federation_nav"
 GENERATION_KEY = "federation:roles-generation"

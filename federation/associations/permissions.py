@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from .models import Association, AssociationRole
+from federation.associations.models import Association, AssociationRole
 
 OFFICER = AssociationRole.Role.OFFICER
 VIEWER = AssociationRole.Role.VIEWER

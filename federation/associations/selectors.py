@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count
 
 from clubs.models import Club
-
-from .models import Affiliation, Association, AssociationRole
-from .permissions import OFFICER, associations_for, can_manage
+from federation.associations.models import Affiliation, Association, AssociationRole
+from federation.associations.permissions import OFFICER, associations_for, can_manage
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Every write to the federation: one transaction each, the actor's role checked here, and
 the history (django-simple-history) keeps who acted, when and why (the reason is required).
 
-A role on an association reaches every association below it (federation.permissions)."""
+A role on an association reaches every association below it
+(federation.associations.permissions)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,9 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from clubs.permissions import require_superuser
 from common.history import delete_with_history, save_with_history
-
-from .models import Affiliation, Association, AssociationRole
-from .nav import roles_changed
-from .permissions import forget_cached_roles, require_manage
+from federation.associations.models import Affiliation, Association, AssociationRole
+from federation.associations.nav import roles_changed
+from federation.associations.permissions import forget_cached_roles, require_manage
 
 # simple_history's history_change_reason holds 100 characters.
 REASON_MAX = 100

@@ -4,7 +4,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import Affiliation
+from federation.associations.models import Affiliation
 
 
 class AssociationTable(tables.Table):

@@ -1,8 +1,9 @@
-from django.urls import include, path
+"""URLs of associations, affiliations and roles (included by federation/urls.py, namespace
+`federation`)."""
 
-from . import views
+from django.urls import path
 
-app_name = "federation"
+from federation.associations import views
 
 urlpatterns = [
     path("", views.association_list, name="association_list"),
@@ -16,6 +17,4 @@ urlpatterns = [
     path("affiliations/<int:pk>/", views.affiliation_detail, name="affiliation_detail"),
     path("affiliations/<int:pk>/move/", views.affiliation_move, name="affiliation_move"),
     path("affiliations/<int:pk>/end/", views.affiliation_end, name="affiliation_end"),
-    path("", include("federation.ranking_urls")),
-    path("", include("federation.list_urls")),
 ]

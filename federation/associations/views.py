@@ -1,6 +1,6 @@
 """Federation pages. Thin: forms parse, services write (and check the role again), selectors
 read. Every view checks on the server: 404 for an association the user may not see, 403 for
-one they see but may not change (federation.permissions)."""
+one they see but may not change (federation.associations.permissions)."""
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -13,13 +13,18 @@ from django_tables2 import RequestConfig
 
 from clubs.permissions import require_superuser
 from common.forms import add_validation_errors
-
-from . import history, selectors, services
-from .forms import AffiliateForm, AssociationForm, GrantRoleForm, MoveForm, ReasonForm
-from .models import Affiliation, Association, AssociationRole
-from .nav import note_roles
-from .permissions import require_manage, require_view
-from .tables import AffiliationTable, AssociationTable
+from federation.associations import history, selectors, services
+from federation.associations.forms import (
+    AffiliateForm,
+    AssociationForm,
+    GrantRoleForm,
+    MoveForm,
+    ReasonForm,
+)
+from federation.associations.models import Affiliation, Association, AssociationRole
+from federation.associations.nav import note_roles
+from federation.associations.permissions import require_manage, require_view
+from federation.associations.tables import AffiliationTable, AssociationTable
 
 
 def _association(request, pk, *, manage=False) -> Association:
@@ -36,7 +41,11 @@ def association_list(request):
     RequestConfig(request, paginate=False).configure(table)
     roles = list(selectors.user_associations(request.user))
     note_roles(request, bool(roles))
-    return render(request, "federation/association_list.html", {"table": table, "own_roles": roles})
+    return render(
+        request,
+        "federation/associations/association_list.html",
+        {"table": table, "own_roles": roles},
+    )
 
 
 @login_required
@@ -54,7 +63,9 @@ def association_create(request):
                 request, _("Association “%(name)s” created.") % {"name": association.name}
             )
             return redirect(association)
-    return render(request, "federation/form.html", {"form": form, "title": _("New association")})
+    return render(
+        request, "federation/associations/form.html", {"form": form, "title": _("New association")}
+    )
 
 
 def _detail(request, association, *, affiliate_form=None, grant_form=None):
@@ -67,7 +78,7 @@ def _detail(request, association, *, affiliate_form=None, grant_form=None):
             context["affiliate_form"] = affiliate_form or AffiliateForm(clubs=page.join_choices)
         context["grant_form"] = grant_form or GrantRoleForm()
         context["revoke_form"] = ReasonForm(auto_id=False)
-    return render(request, "federation/association_detail.html", context)
+    return render(request, "federation/associations/association_detail.html", context)
 
 
 @login_required
@@ -94,7 +105,7 @@ def association_edit(request, pk):
             return redirect(current)
     return render(
         request,
-        "federation/form.html",
+        "federation/associations/form.html",
         {"form": form, "title": association.name, "back": association},
     )
 
@@ -105,7 +116,7 @@ def association_history(request, pk):
     entries = history.association_history(association)
     return render(
         request,
-        "federation/history.html",
+        "federation/associations/history.html",
         {"association": association, "entries": entries, "limit": history.LIMIT},
     )
 
@@ -193,7 +204,7 @@ def _affiliation_page(request, affiliation, *, move_form=None, end_form=None):
         "end_form": end_form or ReasonForm(prefix="end"),
         "has_targets": targets.exists(),
     }
-    return render(request, "federation/affiliation.html", context)
+    return render(request, "federation/associations/affiliation.html", context)
 
 
 @login_required

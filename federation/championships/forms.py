@@ -8,9 +8,8 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from federation.associations.forms import reason_field
 from rules.ranking_settings import MAX_COUNT
-
-from .forms import reason_field
 
 
 class ChampionshipForm(forms.Form):

@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from federation.associations.models import Association
+from federation.associations.permissions import can_manage
+from federation.championships.models import Championship, Wildcard
+from federation.rankings.models import RankingSnapshot, SnapshotLine
+from federation.rankings.selectors import regions_of
+from federation.rankings.snapshots import local_number, newest_snapshot
 from rules.qualification import Wildcard as RuleWildcard
 from rules.qualification import qualify
 from rules.ranking import PlayerLine, RankingError
-
-from .lists import local_number, newest_snapshot, regions_of
-from .models import Association, Championship, RankingSnapshot, Wildcard
-from .permissions import can_manage
-from .ranking_models import SnapshotLine
 
 
 @dataclass

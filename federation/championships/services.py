@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from common.history import delete_with_history, save_with_history
+from federation.associations.permissions import require_manage
+from federation.associations.services import clean_reason
+from federation.championships.models import Championship, Wildcard
+from federation.rankings.models import Ranking
+from federation.rankings.selectors import regions_of
 from rules.ranking_settings import MAX_COUNT
-
-from .lists import regions_of
-from .models import Championship, Ranking, Wildcard
-from .permissions import require_manage
-from .services import clean_reason
 
 WILDCARD_REASON_MAX = 200
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import datetime as dt
 
 from common.history import save_with_history
+from federation.championships import services as championship_services
+from federation.rankings import compute, status_services
+from federation.rankings import services as ranking_services
+from federation.rankings.models import RankingStatus
 from scoring.demo.generate import Plan, generate_event
 from tournaments.models import Event
-
-from . import championship_services, compute, ranking_services, status_services
-from .models import RankingStatus
 
 REASON = "Demodaten"
 # (name, club index, start date, players slice, seed); generated like the demo tournament.

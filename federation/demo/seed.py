@@ -1,7 +1,7 @@
 """The demo federation (`make run`): a national association with two regional ones, the demo
 clubs affiliated, and the demo organiser a ranking officer of one region (so trying the
 pages shows what a regional officer may and may not do), and rankings with approved
-events (`federation.demo_rankings`).
+events (`federation.demo.rankings`).
 
 Connected in `federation.apps.FederationConfig.ready` to `scoring.demo.seed.demo_seeded`.
 Written through the services by the demo administrator, and only once."""
@@ -13,10 +13,9 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 
 from clubs.models import Club, ClubRole, Player
-
-from . import services
-from .demo_rankings import seed_rankings
-from .models import Association
+from federation.associations import services
+from federation.associations.models import Association
+from federation.demo.rankings import seed_rankings
 
 NATIONAL = "Deutscher Rommé-Verband (Demo)"
 REGIONS = [

@@ -1,8 +1,8 @@
-"""The federation's prints through the one exporter registry (scoring.exports.registry):
-the ranking list (national or of one regional association), a player's card and a
-championship's qualification list, each as A4 PDF in German, XLSX and print page.
+"""The members' prints through the one exporter registry (scoring.exports.registry): the
+ranking list (national or of one regional association) and a player's card, each as A4 PDF
+in German, XLSX and print page (the qualification list: `federation.championships.exports`).
 
-Their scopes are served by the federation's own pages (`federation.list_views`), which
+Their scopes are served by the federation's own pages (`federation.lists.views`), which
 check the roles per association; the generic export pages never serve them. Registered by
 `federation.apps.FederationConfig.ready`; the tables come from the selectors the pages use."""
 
@@ -12,25 +12,26 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import ClassVar
 
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils import formats, timezone
-from django.utils.http import urlencode
+from django.utils.http import content_disposition_header, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Player
+from federation.associations.models import Association
+from federation.lists.selectors import player_card, ranking_list
+from federation.rankings.models import Ranking
+from federation.rankings.selectors import setting_lines
 from scoring.exports.registry import AppScope, Exporter, register, register_scope
+from scoring.exports.rendering import ATTACHMENTS, render_export
 from scoring.exports.tables import Column, ExportTable
-
-from .championship_selectors import qualification_page
-from .lists import player_card, ranking_list
-from .models import Association, Championship, Ranking
-from .ranking_selectors import setting_lines
 
 FORMATS = ("pdf", "xlsx", "html")
 
 
-def _number(text: str) -> Decimal | None:
+def decimal_or_none(text: str) -> Decimal | None:
     return Decimal(text) if text not in (None, "") else None
 
 
@@ -64,19 +65,6 @@ class PlayerCardDoc:
         return f"{self.player.given_name} {self.player.family_name}"
 
 
-@dataclass(frozen=True)
-class QualificationDoc:
-    championship: Championship
-    export_scope: ClassVar[str] = "federation-qualification"
-
-    @property
-    def pk(self) -> int:
-        return self.championship.pk
-
-    def __str__(self) -> str:
-        return self.championship.name
-
-
 def _ranking_url(doc: RankingListDoc, slug: str = "", fmt: str = "") -> str:
     name = "federation:ranking_lines_export" if slug else "federation:ranking_lines"
     url = reverse(name, args=[doc.ranking.pk, fmt] if slug else [doc.ranking.pk])
@@ -90,17 +78,8 @@ def _card_url(doc: PlayerCardDoc, slug: str = "", fmt: str = "") -> str:
     return reverse("federation:player_card", args=args)
 
 
-def _qualification_url(doc: QualificationDoc, slug: str = "", fmt: str = "") -> str:
-    if slug:
-        return reverse("federation:championship_export", args=[doc.championship.pk, fmt])
-    return reverse("federation:championship_detail", args=[doc.championship.pk])
-
-
 register_scope(AppScope(RankingListDoc.export_scope, gettext_lazy("ranking list"), _ranking_url))
 register_scope(AppScope(PlayerCardDoc.export_scope, gettext_lazy("player card"), _card_url))
-register_scope(
-    AppScope(QualificationDoc.export_scope, gettext_lazy("qualification list"), _qualification_url)
-)
 
 
 def snapshot_facts(ranking: Ranking, snapshot) -> list[str]:
@@ -139,7 +118,7 @@ def ranking_tables(page) -> list[ExportTable]:
                 "name": ln["name"],
                 "club": ln["club"],
                 "events": ln["events_counted"],
-                "points": _number(ln["value"]),
+                "points": decimal_or_none(ln["value"]),
                 "results": ln["results_text"],
                 "note": _("not public") if ln["hidden"] else "",
             }
@@ -161,7 +140,7 @@ def ranking_tables(page) -> list[ExportTable]:
                 "name": ln["name"] + (f" ({_('not public')})" if ln["hidden"] else ""),
                 "club": ln["club"],
                 "events": ln["events_counted"] + ln["dropped"],
-                "points": _number(ln["value"]),
+                "points": decimal_or_none(ln["value"]),
                 "reason": ln["reason_text"],
             }
             for ln in page.unlisted
@@ -180,7 +159,7 @@ class RankingListExporter(Exporter):
         "Rank, name, club, events counted, points and the results (dropped ones in brackets); "
         "the players not listed below, with the reason."
     )
-    template = "federation/print_ranking_list.html"
+    template = "federation/lists/print_ranking_list.html"
     formats = FORMATS
 
     def title(self, doc):
@@ -227,7 +206,7 @@ def card_tables(card) -> list[ExportTable]:
                 "event": r["event_name"],
                 "place": r["place"],
                 "field": r["field"],
-                "points": _number(r["points"]),
+                "points": decimal_or_none(r["points"]),
                 "status": _("counted") if r["counted"] else r["reason_text"],
             }
             for r in results
@@ -266,7 +245,7 @@ class PlayerCardExporter(Exporter):
     name = gettext_lazy("Player card")
     scope = PlayerCardDoc.export_scope
     description = gettext_lazy("A player's results in the ranking and all official results.")
-    template = "federation/print_player_card.html"
+    template = "federation/lists/print_player_card.html"
     formats = FORMATS
 
     def title(self, doc):
@@ -289,81 +268,14 @@ class PlayerCardExporter(Exporter):
         return 1
 
 
-def _entry_row(way, region, entry) -> dict:
-    return {
-        "way": way, "region": region, "rank": entry.rank, "name": entry.name,
-        "club": entry.club, "points": _number(entry.value), "note": entry.note,
-    }  # fmt: skip
-
-
-def qualification_tables(page) -> list[ExportTable]:
-    columns = [
-        Column("way", _("Qualified as"), width=16),
-        Column("region", _("Regional association"), width=22),
-        Column("rank", _("Rank"), "int", width=6),
-        Column("name", _("Name"), width=26),
-        Column("club", _("Club"), width=12),
-        Column("points", _("Points"), "decimal", width=10),
-        Column("note", _("Note"), width=30),
-    ]
-    rows = [_entry_row(_("title holder"), "", e) for e in page.titles]
-    for block in page.blocks:
-        for e in block.qualified:
-            note = _("shares the rank at the cut line") if e.tied else ""
-            rows.append(_entry_row(_("place"), block.region.name, e) | {"note": note})
-    rows += [_entry_row(_("wildcard"), "", e) for e in page.wildcards]
-    reserve_columns = [
-        Column("region", _("Regional association"), width=22),
-        Column("position", _("Reserve"), "int", width=8),
-        Column("rank", _("Rank"), "int", width=6),
-        Column("name", _("Name"), width=26),
-        Column("club", _("Club"), width=12),
-        Column("points", _("Points"), "decimal", width=10),
-    ]
-    reserves = [
-        {"region": b.region.name, "position": i, "rank": e.rank, "name": e.name, "club": e.club,
-         "points": _number(e.value)}
-        for b in page.blocks for i, e in enumerate(b.reserves, 1)
-    ]  # fmt: skip
-    notes = [Column("text", _("Explanation"), width=100)]
-    return [
-        ExportTable(_("Qualified"), columns, rows, sheet_name=str(_("Qualified"))),
-        ExportTable(
-            _("Reserves"),
-            reserve_columns,
-            reserves,
-            sheet_name=str(_("Reserves")),
-            group_by="region",
-        ),
-        ExportTable(_("Explanation"), notes, [{"text": t} for t in page.explanations]),
-    ]
-
-
-@register
-class QualificationExporter(Exporter):
-    slug = "federation-qualification"
-    name = gettext_lazy("Qualification list")
-    scope = QualificationDoc.export_scope
-    description = gettext_lazy(
-        "Title holders, the qualified players of each regional association with the cut "
-        "line, wildcards and the reserves in order."
-    )
-    template = "federation/print_qualification.html"
-    formats = FORMATS
-
-    def title(self, doc):
-        return _("Qualification list") + f" – {doc}"
-
-    def header_text(self, doc):
-        return doc.championship.ranking.association.name
-
-    def tables(self, doc) -> list[ExportTable]:
-        return qualification_tables(qualification_page(None, doc.championship))
-
-    def context(self, doc, *, base_url: str = ""):
-        page = qualification_page(None, doc.championship)
-        ranking = doc.championship.ranking
-        return {"q": page, "facts": [ranking.name, *snapshot_facts(ranking, page.snapshot)[1:]]}
-
-    def expected_pages(self, doc) -> int:
-        return 1
+def export_response(request, exporter, doc, fmt: str) -> HttpResponse:
+    """A print's answer to a page's request (404 for a format the exporter lacks): shown
+    inline as a print page, the PDF and workbook as their files."""
+    if fmt not in exporter.formats:
+        raise Http404
+    nonce = getattr(request, "csp_nonce", "") if fmt == "html" else ""
+    content, filename, content_type = render_export(exporter.slug, doc, fmt, csp_nonce=nonce)
+    response = HttpResponse(content, content_type=content_type)
+    if fmt != "html":
+        response["Content-Disposition"] = content_disposition_header(fmt in ATTACHMENTS, filename)
+    return response

@@ -27,7 +27,7 @@ LINE_COLUMNS = {
 
 
 class LazyLinesData(TableListData):
-    """federation.lists.LazyLines sorted by the database (one page read), not in Python
+    """federation.rankings.snapshots.LazyLines sorted by the database (one page read), not in Python
     (every line read and decorated: 10,000 of them on a federation's list)."""
 
     def order_by(self, aliases):
@@ -55,12 +55,13 @@ class RankingLinesTable(tables.Table):
     class Meta:
         attrs = {"class": "data-table", "data-ranking-list": ""}
         # The cells written out there (the render_ methods below say the same for others).
-        template_name = "federation/_ranking_lines_table.html"
+        template_name = "federation/lists/_ranking_lines_table.html"
         empty_text = _("Nobody is listed yet.")
 
     def __init__(self, lines, ranking, *, regional=False, **kwargs):
         self.ranking_pk = ranking.pk
-        if hasattr(lines, "prepare"):  # federation.lists.LazyLines: rows made a slice at a time
+        # federation.rankings.snapshots.LazyLines: rows made a slice at a time.
+        if hasattr(lines, "prepare"):
             lines.prepare = lambda chosen: [self.row(line) for line in chosen]
             rows = LazyLinesData(lines)
         else:

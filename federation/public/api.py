@@ -1,7 +1,7 @@
 """The federation's read-only JSON for club and federation websites (issue 27, point 5):
 ``/api/federation/v1/rankings/``, ``…/rankings/<id>/?region=<id>`` and
 ``…/rankings/<id>/players/<player id>/``. Public rankings only (404 otherwise), cached per
-snapshot like the public standings JSON (federation.public_cache: ETag, 304,
+snapshot like the public standings JSON (federation.public.cache: ETag, 304,
 ``Cache-Control: public, max-age=5``). Names, clubs and results only; a hidden player keeps
 rank and points, without name, club, id or results."""
 
@@ -18,9 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from common.forms import parse_int
-
-from . import public
-from .public_cache import snapshot_view
+from federation.public import selectors as public
+from federation.public.cache import snapshot_view
 
 MAX_AGE = 5
 

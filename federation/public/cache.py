@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.text import compress_string
 
+from federation.public.selectors import ranking_state
 from scoring.standings.public import (
     CACHE_SECONDS,
     cached_answer,
@@ -29,8 +30,6 @@ from scoring.standings.public import (
     normalised_query,
     public_language,
 )
-
-from .public import ranking_state
 
 LANGUAGE_PARAM = "lang"
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")

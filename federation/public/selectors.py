@@ -20,11 +20,17 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
+from federation.associations.models import Association
+from federation.rankings.models import (
+    EventVersion,
+    OfficialResult,
+    Ranking,
+    RankingSnapshot,
+    RankingStatus,
+    SnapshotLine,
+)
+from federation.rankings.snapshot_rows import read_lines, unpack
 from tournaments.models import Event, Series
-
-from .models import Association, EventVersion, Ranking, RankingSnapshot, RankingStatus
-from .ranking_models import OfficialResult, SnapshotLine
-from .snapshot_rows import read_lines, unpack
 
 SANCTIONED = (
     RankingStatus.State.GRANTED,
@@ -212,7 +218,7 @@ def public_results(line: dict) -> list[dict]:
 def region_lines(state: RankingState, region_id: int | None) -> list[dict]:
     """The whole list (cached, `snapshot_lines`) or one region's lines with the regional
     rank beside the national one (one query on the region's rows; the rank is written with
-    the rows: `federation.ranking_models.line_rows`)."""
+    the rows: `federation.rankings.snapshot_rows.pack`)."""
     if region_id is None:
         return snapshot_lines(state)
     if state.snapshot_id is None:

@@ -1,16 +1,17 @@
-"""Public federation pages and JSON (anonymous; federation.public_views, federation.api)."""
+"""Public federation pages and JSON (anonymous; federation.public.views, federation.public.api),
+included at the root by romme/urls.py."""
 
 from django.urls import include, path
 
-from . import api, public_views
+from federation.public import api, views
 
 pages = (
     [
-        path("", public_views.index, name="index"),
-        path("calendar/", public_views.calendar, name="calendar"),
-        path("archive/", public_views.archive, name="archive"),
-        path("rankings/<int:pk>/", public_views.ranking, name="ranking"),
-        path("rankings/<int:pk>/players/<int:player>/", public_views.player_card, name="card"),
+        path("", views.index, name="index"),
+        path("calendar/", views.calendar, name="calendar"),
+        path("archive/", views.archive, name="archive"),
+        path("rankings/<int:pk>/", views.ranking, name="ranking"),
+        path("rankings/<int:pk>/players/<int:player>/", views.player_card, name="card"),
     ],
     "federation_public",
 )

@@ -1,6 +1,6 @@
 """Public federation pages (issue 27, point 6): anonymous, German first, readable on a phone
-and printable. Thin: federation.public reads, federation.public_cache keys the ranking pages
-on their newest snapshot. Non-public rankings and hidden players answer 404."""
+and printable. Thin: federation.public.selectors reads, federation.public.cache keys the
+ranking pages on their newest snapshot. Non-public rankings and hidden players answer 404."""
 
 from __future__ import annotations
 
@@ -22,10 +22,9 @@ from django.views.decorators.http import require_safe
 
 from clubs.models import Club
 from common.forms import parse_int
+from federation.public import selectors as public
+from federation.public.cache import LANGUAGE_PARAM, snapshot_view
 from tournaments.models import Participant
-
-from . import public
-from .public_cache import LANGUAGE_PARAM, snapshot_view
 
 LIST_PAGE_SIZE = 200
 ARCHIVE_PAGE_SIZE = 50
@@ -67,7 +66,7 @@ def index(request):
     _activate(request)
     return render(
         request,
-        "federation/public_index.html",
+        "federation/public/index.html",
         {
             "rankings": public.public_rankings(),
             "languages": language_links(request, reverse("federation_public:index")),
@@ -80,7 +79,7 @@ def calendar(request):
     _activate(request)
     context = public.calendar()
     context["languages"] = language_links(request, reverse("federation_public:calendar"))
-    return render(request, "federation/public_calendar.html", context)
+    return render(request, "federation/public/calendar.html", context)
 
 
 class ArchiveFilter(django_filters.FilterSet):
@@ -120,7 +119,7 @@ def archive(request):
     query.pop("page", None)
     return render(
         request,
-        "federation/public_archive.html",
+        "federation/public/archive.html",
         {
             "filter": found,
             "page": page,
@@ -175,7 +174,7 @@ def ranking(request, state):
     base_url = reverse("federation_public:ranking", args=[state.pk])
     return render(
         request,
-        "federation/public_ranking.html",
+        "federation/public/ranking.html",
         {
             "state": state,
             "regions": regions,
@@ -197,7 +196,7 @@ def player_card(request, state, player):
         raise Http404(_("This player has no public card in this ranking."))
     return render(
         request,
-        "federation/public_card.html",
+        "federation/public/card.html",
         {
             "state": state,
             "line": _translated(public.public_line(line)),

@@ -1,13 +1,13 @@
 """Computing a ranking list (issue 27, point 2): every approved EventVersion of the ranking
-through the pure rules (`rules.ranking.compute_ranking`) into a new
-RankingSnapshot, whose `lines` (rows, `federation.snapshot_rows`) every page, print and JSON
-reads (format in docs/federation.md). A fixed number of queries read what it needs however
-many events and players: the versions with their events, the results of the versions not
-kept parsed from an earlier computation, the players with club and region, the hidden
-players. It also writes the players' OfficialResult rows of newly approved versions (and
-removes those of versions no longer approved). 10,000 players and 230,000 results:
-1.4-1.9 s in a running worker, with the cyclic garbage collector paused (common.gc_tuning;
-bench.federation_scale, docs/performance.md).
+through the pure rules (`rules.ranking.compute_ranking`) into a new RankingSnapshot, whose
+`lines` (rows, `federation.rankings.snapshot_rows`) every page, print and JSON reads (format
+in docs/federation.md). A fixed number of queries read what it needs however many events and
+players: the versions with their events, the results of the versions not kept parsed from an
+earlier computation, the players with club and region, the hidden players. It also writes
+the players' OfficialResult rows of newly approved versions (and removes those of versions
+no longer approved). 10,000 players and 230,000 results: 1.4-1.9 s in a running worker, with
+the cyclic garbage collector paused (common.gc_tuning; bench.federation_scale,
+docs/performance.md).
 
 `schedule_recompute` asks the task worker for it once the approval, rejection or settings
 change is committed: one waiting task per ranking, no request waits for it."""
@@ -24,6 +24,14 @@ from django_tasks import TaskResultStatus, task
 
 from clubs.models import Membership, Player, fold_german
 from common.gc_tuning import cycle_collection_paused
+from federation.rankings.models import (
+    EventVersion,
+    OfficialResult,
+    PublicHiding,
+    Ranking,
+    RankingSnapshot,
+)
+from federation.rankings.snapshot_rows import insert
 from rules.ranking import (
     DISQUALIFIED,
     FIELD_SMALL,
@@ -37,10 +45,6 @@ from rules.ranking import (
     shown,
 )
 from rules.ranking_settings import gettext_noop
-
-from .models import EventVersion, PublicHiding, Ranking, RankingSnapshot
-from .ranking_models import OfficialResult
-from .snapshot_rows import insert
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +112,7 @@ def _players(ids, on: dt.date) -> dict[int, dict]:
 
 def _results(line, index: dict) -> list[list]:
     """A line's results, newest first, packed against the snapshot's events (`index`:
-    event -> its position there, the events newest first; federation.snapshot_rows)."""
+    event -> its position there, the events newest first; federation.rankings.snapshot_rows)."""
     points = _POINTS  # 230,000 results: a look-up, no call, for the few values there are
     out = [
         [index[result.event], result.place, points.get(units) or _points(units),
@@ -122,7 +126,7 @@ def _results(line, index: dict) -> list[list]:
 
 def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], list[list]]:
     """The snapshot's lines from the computed list (`rules.ranking.Ranking`) and
-    its events, the lines' results packed against them (federation.snapshot_rows)."""
+    its events, the lines' results packed against them (federation.rankings.snapshot_rows)."""
     events, index = [], {}
     newest_first = sorted(versions, key=lambda v: (v.status.event.start_date, v.status.event_id))
     for v in reversed(newest_first):

@@ -8,6 +8,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.widgets import IsoDateInput
+from federation.associations.forms import reason_field
+from federation.rankings.models import RankingStatus
+from federation.rankings.status_services import NOTE_MAX
 from rules.ranking import (
     AVERAGE_PER_HAND,
     CHAMPIONSHIP,
@@ -16,10 +19,6 @@ from rules.ranking import (
     RankingError,
     RankingSettings,
 )
-
-from .forms import reason_field
-from .models import RankingStatus
-from .status_services import NOTE_MAX
 
 FORMULA_CHOICES = [
     (PLACES, _("points by place (field size − place + 1)")),

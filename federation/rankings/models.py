@@ -1,6 +1,7 @@
 """Rankings of an association (issue 27, points 2, 3 and 5): the ranking and its settings,
 ranking status of an event and the versions of its results that an officer reviews, the
-computed lists, championships with their qualification, and players hidden from public lists.
+computed lists (snapshots and their rows, every player's official results), and players
+hidden from public lists.
 
 The formulas are `rules.ranking` (pure); these rows hold what they read and write.
 Imported by `federation.models`, so the app's models are one set."""
@@ -190,7 +191,8 @@ class RankingSnapshot(models.Model):
     settings = models.JSONField(default=dict)  # the settings it was computed with
     # The approved EventVersion ids it read.
     versions = models.JSONField(default=list)
-    # The facts of the events its lines' results name, once each (federation.snapshot_rows).
+    # The facts of the events its lines' results name, once each
+    # (federation.rankings.snapshot_rows).
     events = models.JSONField(default=list, blank=True)
     reason = models.CharField(max_length=200, blank=True)  # what asked for it
 
@@ -208,7 +210,7 @@ class RankingSnapshot(models.Model):
         return f"{self.ranking} #{self.number}"
 
     def save(self, *args, **kwargs):
-        from .snapshot_rows import ROW_FIELDS, insert, pack
+        from federation.rankings.snapshot_rows import ROW_FIELDS, insert, pack
 
         with transaction.atomic():
             if not getattr(self, "_unsaved_lines", False):
@@ -228,7 +230,7 @@ class RankingSnapshot(models.Model):
         "date", "place", "field", "points", "counted", "reason"}]}] in the list's order
         (one query, kept on the instance)."""
         if getattr(self, "_lines", None) is None:
-            from .snapshot_rows import unpack
+            from federation.rankings.snapshot_rows import unpack
 
             rows = self.rows.order_by("position").values_list("line", "results")
             self._lines = [line | {"results": unpack(found, self.events)} for line, found in rows]
@@ -302,56 +304,6 @@ class OfficialResult(models.Model):
 
     def __str__(self):
         return f"{self.version}: {self.player_id} {self.place}"
-
-
-class Championship(models.Model):
-    """A championship qualified for from a ranking: places per regional association, title
-    holders, wildcards (`rules.qualification`)."""
-
-    ranking = models.ForeignKey(
-        Ranking, on_delete=models.PROTECT, related_name="championships", verbose_name=_("ranking")
-    )
-    name = models.CharField(_("name"), max_length=200)
-    places_per_region = models.PositiveSmallIntegerField(_("places per region"), default=4)
-    # {"<association id>": places} where a region has another number than the default.
-    region_places = models.JSONField(_("places of single regions"), default=dict, blank=True)
-    reserves_per_region = models.PositiveSmallIntegerField(_("reserves per region"), default=3)
-    title_holders = models.ManyToManyField(
-        Player, blank=True, related_name="+", verbose_name=_("title holders")
-    )
-    history = HistoricalRecords(m2m_fields=[title_holders])
-
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("championship")
-        verbose_name_plural = _("championships")
-
-    def __str__(self):
-        return self.name
-
-
-class Wildcard(models.Model):
-    championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="wildcards"
-    )
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    reason = models.CharField(_("reason"), max_length=200)
-    granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    history = HistoricalRecords()
-
-    class Meta:
-        verbose_name = _("wildcard")
-        verbose_name_plural = _("wildcards")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["championship", "player"], name="wildcard_one_per_player"
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.championship}: {self.player}"
 
 
 class PublicHiding(models.Model):

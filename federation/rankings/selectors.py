@@ -1,21 +1,28 @@
-"""What the ranking, status and review pages read (a fixed number of queries each)."""
+"""What the ranking, status and review pages read (a fixed number of queries each), and the
+regional associations a ranking's list can be cut to."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from clubs.models import fold_german
 from clubs.permissions import ORGANISER, clubs_with_role, has_role
+from federation.associations.models import Association
+from federation.associations.permissions import associations_for, can_manage, can_view
+from federation.rankings.models import (
+    EventVersion,
+    Ranking,
+    RankingSnapshot,
+    RankingStatus,
+    SnapshotLine,
+)
+from federation.rankings.snapshot_rows import unpack
+from federation.rankings.snapshots import LazyLines
 from rules.ranking import RankingSettings, describe
-
-from .lists import LazyLines
-from .models import EventVersion, Ranking, RankingSnapshot, RankingStatus
-from .permissions import associations_for, can_manage, can_view
-from .ranking_models import SnapshotLine
-from .snapshot_rows import unpack
 
 
 def rankings_visible(user):
@@ -132,4 +139,15 @@ def ranking_versions(ranking: Ranking):
         EventVersion.objects.filter(status__ranking=ranking)
         .select_related("status__event", "submitted_by", "reviewed_by")
         .order_by("-status__event__start_date", "status__event_id", "-number")
+    )
+
+
+def regions_of(ranking: Ranking) -> list[Association]:
+    """The regional associations a list of this ranking can be cut to: those below a
+    national association, or the regional association itself (one query)."""
+    association = ranking.association
+    return list(
+        Association.objects.filter(Q(parent_id=association.pk) | Q(pk=association.pk))
+        .filter(kind=Association.Kind.REGIONAL)
+        .order_by("name")
     )

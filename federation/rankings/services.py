@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from common.history import save_with_history
+from federation.associations.models import Association
+from federation.associations.permissions import require_manage
+from federation.associations.services import clean_reason
+from federation.rankings import compute
+from federation.rankings.models import Ranking
 from rules.ranking import RankingError, RankingSettings
-
-from . import compute
-from .models import Association, Ranking
-from .permissions import require_manage
-from .services import clean_reason
 
 
 def checked_settings(raw) -> dict:

@@ -35,7 +35,7 @@ def sort_columns(line: dict) -> tuple:
 
 def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tuple]]:
     """(the snapshot's events, its rows in ROW_FIELDS order). Results already packed
-    against ``events`` (lists: `federation.compute` writes them so) stay as they are. A
+    against ``events`` (lists: `federation.rankings.compute` writes them so) stay as they are. A
     line's region is its first (a computed line has one: the club's on the ranking date);
     its region rank is one more than the region's listed lines ranked strictly better
     (shared ranks stay shared; the listed lines come first in a snapshot)."""

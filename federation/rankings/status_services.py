@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, has_role, require_role
 from common.history import save_with_history
+from federation.associations.models import Affiliation
+from federation.associations.permissions import can_manage, require_manage
+from federation.associations.services import clean_reason
+from federation.rankings import compute, versions
+from federation.rankings.models import EventVersion, Ranking, RankingStatus
 from tournaments.models import Event, Series
-
-from . import compute, versions
-from .models import Affiliation, EventVersion, Ranking, RankingStatus
-from .permissions import can_manage, require_manage
-from .services import clean_reason
 
 State = RankingStatus.State
 # A status in these states takes a (new) version of the event's results.

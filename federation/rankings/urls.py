@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import ranking_views as views
+from federation.rankings import views
 
 urlpatterns = [
     path("rankings/", views.ranking_list, name="ranking_list"),

@@ -3,7 +3,7 @@ point 3): the overall standing's places (shared places for ties), total scores, 
 played, withdrawn and disqualified players, the field size and the number of series, and
 the problems that block an officer's approval (in German, naming series and table).
 
-Reads only; `federation.status_services.submit_event` stores the result as an EventVersion.
+Reads only; `federation.rankings.status_services.submit_event` stores the result as an EventVersion.
 A fixed number of queries whatever the field size: the standing's own few, one for the
 hands per participant, one for the withdrawn, one for the series and one for their tables."""
 

@@ -1,6 +1,6 @@
 """Pages of rankings, the ranking status and the review of event versions. Thin: forms
 parse, services write (and check the role again), selectors read. 404 for what the user
-may not see, 403 for what they see but may not do (federation.permissions)."""
+may not see, 403 for what they see but may not do (federation.associations.permissions)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,13 +12,14 @@ from django.views.decorators.http import require_POST
 
 from clubs.permissions import ORGANISER, has_role
 from common.forms import add_validation_errors
+from federation.associations.models import Association
+from federation.associations.permissions import can_manage, require_manage, require_view
+from federation.rankings import selectors as rs
+from federation.rankings import services as ranking_services
+from federation.rankings import status_services
+from federation.rankings.forms import DecisionForm, NoteForm, RankingForm, StatusRequestForm
+from federation.rankings.models import EventVersion, Ranking, RankingStatus
 from tournaments.models import Event
-
-from . import ranking_selectors as rs
-from . import ranking_services, status_services
-from .models import Association, EventVersion, Ranking, RankingStatus
-from .permissions import can_manage, require_manage, require_view
-from .ranking_forms import DecisionForm, NoteForm, RankingForm, StatusRequestForm
 
 
 def _ranking(request, pk, *, manage=False) -> Ranking:
@@ -39,12 +40,12 @@ def ranking_list(request):
     rankings = rs.rankings_visible(request.user)
     managed = list(_managed(request.user))
     return render(
-        request, "federation/ranking_list.html", {"rankings": rankings, "managed": managed}
+        request, "federation/rankings/list.html", {"rankings": rankings, "managed": managed}
     )
 
 
 def _managed(user):
-    from .permissions import associations_for
+    from federation.associations.permissions import associations_for
 
     return associations_for(user, "officer").order_by("name")
 
@@ -68,7 +69,7 @@ def ranking_create(request, pk):
             messages.success(request, _("Ranking “%(name)s” created.") % {"name": ranking.name})
             return redirect("federation:ranking_detail", ranking.pk)
     title = _("New ranking of %(association)s") % {"association": association.name}
-    return render(request, "federation/ranking_form.html", {"form": form, "title": title})
+    return render(request, "federation/rankings/form.html", {"form": form, "title": title})
 
 
 @login_required
@@ -89,14 +90,14 @@ def ranking_edit(request, pk):
             return redirect("federation:ranking_detail", ranking.pk)
     title = _("Edit ranking %(name)s") % {"name": ranking.name}
     context = {"form": form, "title": title, "ranking": ranking}
-    return render(request, "federation/ranking_form.html", context)
+    return render(request, "federation/rankings/form.html", context)
 
 
 @login_required
 def ranking_detail(request, pk):
     sort = request.GET.get("sort", "rank")
     page = rs.ranking_page(request.user, _ranking(request, pk), sort, request.GET.get("page"))
-    return render(request, "federation/ranking_detail.html", {"page": page})
+    return render(request, "federation/rankings/detail.html", {"page": page})
 
 
 @login_required
@@ -116,12 +117,12 @@ def ranking_history(request, pk):
         "versions": rs.ranking_versions(ranking),
         "changes": ranking.history.select_related("history_user").order_by("-history_date")[:100],
     }
-    return render(request, "federation/ranking_history.html", context)
+    return render(request, "federation/rankings/history.html", context)
 
 
 @login_required
 def review_queue(request):
-    return render(request, "federation/status_queue.html", rs.review_queue(request.user))
+    return render(request, "federation/rankings/status_queue.html", rs.review_queue(request.user))
 
 
 # Ranking status
@@ -173,7 +174,7 @@ def status_detail(request, pk):
         "can_submit": has_role(request.user, status.event.club, ORGANISER),
         "decision_form": DecisionForm(),
     }
-    return render(request, "federation/status_detail.html", context)
+    return render(request, "federation/rankings/status_detail.html", context)
 
 
 @login_required
@@ -246,7 +247,7 @@ def version_detail(request, pk):
         and version.state == EventVersion.State.PENDING,
         "note_form": NoteForm(),
     }
-    return render(request, "federation/status_version.html", context)
+    return render(request, "federation/rankings/status_version.html", context)
 
 
 @login_required

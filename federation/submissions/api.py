@@ -10,7 +10,7 @@ revoked), the rate per token (429), the body's size (413) and JSON with the numb
 (400; the other archive limits of `common.limits` are the worker's: they take 1.5 s for a
 15 MB archive), the fields (400), the archive's outline (400), its club (403 another
 club's), its other clubs known here (400), the token's event (403). Then the arrival is
-stored as "received" and the worker reads it (`federation.submit_jobs`): 202 with
+stored as "received" and the worker reads it (`federation.submissions.jobs`): 202 with
 {"state", "message", "submission", "event", "open", "status_url"}. A live copy is
 submitted in the request (no archive to check): 200. Every refusal is {"error": German
 text, "code": …, "path"}, and nothing is stored.
@@ -35,16 +35,16 @@ from django.views.decorators.csrf import csrf_exempt
 
 from common import limits
 from common.safety import MAX_ID
+from federation.submissions import checks
+from federation.submissions import jobs as submit_jobs
+from federation.submissions import services as submissions
+from federation.submissions.models import PlayerMatch, Submission
 from live import tokens
 from live.api import ORIGIN, Refusal
 from live.models import LiveToken
 from live.server_services import moment
 from scoring.archive.jobs import _check_outline
 from scoring.archive.validate import ArchiveError
-
-from . import submissions, submit_jobs
-from . import submit_checks as checks
-from .models import PlayerMatch, Submission
 
 TOKEN = "token"
 INVALID = "invalid"

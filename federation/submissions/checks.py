@@ -12,13 +12,12 @@ from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
+from federation.submissions import matching
+from federation.submissions.models import Submission
 from live.models import LiveToken, ReceivedEvent
 from scoring.archive.validate import ArchiveError, validate
 from scoring.models import Sheet
 from tournaments.models import Event
-
-from . import matching
-from .models import Submission
 
 
 def check_archive(data, club) -> dict:

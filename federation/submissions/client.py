@@ -1,5 +1,5 @@
 """The sending side of a submission (issue 27, point 4): a club's own installation sends an
-event to the federation's (`federation.submit_api`) with a club token.
+event to the federation's (`federation.submissions.api`) with a club token.
 
 The archive travels whole (`scoring.archive.dump.export_event`); an event this
 installation already sends live to the same server (`live.models.LiveLink`, acknowledged)

@@ -12,10 +12,9 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from clubs.permissions import ORGANISER, has_role
 from common.history import history_user, save_with_history
+from federation.associations.permissions import can_manage
 from live.models import LiveToken
 from live.tokens import issue_token
-
-from .permissions import can_manage
 
 
 def may_manage_tokens(user, club: Club) -> bool:

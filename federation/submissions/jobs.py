@@ -1,11 +1,11 @@
 """The worker's part of a submission (issue 27, point 4), and the archive upload's way in.
 
-The request (`submit_api`, or the import page's "as a submission to the federation")
+The request (`federation.submissions.api`, or the import page's "as a submission to the federation")
 checks what is cheap, stores the arrival as "received" (`submissions.store`) and enqueues
 `read_submission` on the default queue; the status URL shows the state meanwhile. The
 worker reads the archive: the archive limits of `common.limits` (the request parsed it
 with the number limits only: the file's full limits take 1.5 s for a 15 MB archive), the
-archive's own checks (`submit_checks.check_archive`, seconds, outside any transaction and
+archive's own checks (`checks.check_archive`, seconds, outside any transaction and
 lock), then matching and taking in (`submissions.take`, one transaction). A refusal on
 the way is kept on the submission with its German message (`submissions.refuse`), and
 nothing of the event is changed. An arrival already replaced by a later one of the same
@@ -28,14 +28,14 @@ from django_tasks import task
 from clubs.models import Club
 from clubs.permissions import ORGANISER, clubs_with_role
 from common import limits
+from federation.associations.models import Affiliation
+from federation.associations.permissions import OFFICER, associations_for
+from federation.submissions import checks
+from federation.submissions import services as submissions
+from federation.submissions.club_tokens import may_manage_tokens
+from federation.submissions.models import Submission
 from scoring.archive.handoff import Handoff
 from scoring.archive.validate import ArchiveError
-
-from . import submissions
-from . import submit_checks as checks
-from .club_tokens import may_manage_tokens
-from .models import Affiliation, Submission
-from .permissions import OFFICER, associations_for
 
 log = logging.getLogger(__name__)
 

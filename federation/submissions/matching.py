@@ -24,8 +24,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player
 from common.history import save_with_history
-
-from .models import PlayerMatch, Submission
+from federation.submissions.models import PlayerMatch, Submission
 
 Problem = PlayerMatch.Problem
 

@@ -8,10 +8,10 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
 from clubs.models import Player
-
-from .club_tokens import may_manage_tokens
-from .models import Affiliation, PlayerMatch, Submission
-from .permissions import OFFICER, associations_for
+from federation.associations.models import Affiliation
+from federation.associations.permissions import OFFICER, associations_for
+from federation.submissions.club_tokens import may_manage_tokens
+from federation.submissions.models import PlayerMatch, Submission
 
 SEARCH_LIMIT = 20
 

@@ -1,12 +1,12 @@
 """Events from other installations (issue 27, point 4): an arrival is stored as a
 `Submission` in state "received" (`store`, in the request), read by the worker
-(`federation.submit_jobs`: the archive's checks, then `take`), its players are matched
-(`federation.matching`), and once nothing is open it is taken in: the first time as a new
-event through the archive import, a re-send of the same (origin, event) by replacing the
-content of that same event (its row and pk stay, so its ranking status and history stay
-with it). Then every ranking status of the event that takes a version gets one for review
-(`status_services.submit_version`). A refusal found by the worker is kept (`refuse`) and
-changes nothing of the event.
+(`federation.submissions.jobs`: the archive's checks, then `take`), its players are matched
+(`federation.submissions.matching`), and once nothing is open it is taken in: the first
+time as a new event through the archive import, a re-send of the same (origin, event) by
+replacing the content of that same event (its row and pk stay, so its ranking status and
+history stay with it). Then every ranking status of the event that takes a version gets one
+for review (`federation.rankings.status_services.submit_version`). A refusal found by the
+worker is kept (`refuse`) and changes nothing of the event.
 
 Replacing reuses the live apply's writer (`live.apply_rows.Writer`): it makes a stored
 event equal to a checked archive document, touching only what differs. The archive's
@@ -14,8 +14,9 @@ participants are paired with the event's by player number; one no longer in the 
 is removed, a new one added. A live-replicated event (`live.models.ReceivedEvent` of the
 same origin and event) is not copied again: its live copy is the event submitted.
 
-One transaction per call; the club token is checked by the caller (`submit_api`), the
-officer's role here. Everything is in the models' history with user and reason."""
+One transaction per call; the club token is checked by the caller
+(`federation.submissions.api`), the officer's role here. Everything is in the models'
+history with user and reason."""
 
 from __future__ import annotations
 
@@ -29,6 +30,13 @@ from django.utils.translation import gettext_noop, ngettext
 
 from clubs.models import Club, Player
 from common.history import save_with_history
+from federation.associations.permissions import can_manage
+from federation.associations.services import clean_reason
+from federation.rankings import versions
+from federation.rankings.models import EventVersion, RankingStatus
+from federation.rankings.status_services import SUBMITTABLE, submit_version
+from federation.submissions import checks, matching
+from federation.submissions.models import PlayerMatch, Submission
 from live.apply import check, current_document
 from live.apply_errors import ApplyError
 from live.apply_rows import Refs, Writer
@@ -36,13 +44,6 @@ from live.models import LiveToken, ReceivedEvent
 from scoring.archive.load import import_event
 from scoring.archive.validate import ArchiveError, validate
 from tournaments.models import Event, Participant
-
-from . import matching, versions
-from . import submit_checks as checks
-from .models import EventVersion, PlayerMatch, RankingStatus, Submission
-from .permissions import can_manage
-from .services import clean_reason
-from .status_services import SUBMITTABLE, submit_version
 
 State = Submission.State
 MESSAGE_MAX = 300
@@ -72,7 +73,7 @@ def store(
     actor=None,
 ) -> Submission:
     """The request's part: the arrival (``data`` passed `check_sender`) stored as
-    "received" with its archive; the worker reads it (`federation.submit_jobs`). No lock:
+    "received" with its archive; the worker reads it (`federation.submissions.jobs`). No lock:
     a request never waits for a take-in of the same club."""
     submission = Submission(
         club=club,

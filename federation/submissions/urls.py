@@ -4,26 +4,26 @@ the root (romme/urls.py): the endpoint and the event's page live outside /federa
 
 from django.urls import path
 
-from . import submit_api, submit_views
+from federation.submissions import api, views
 
 app_name = "federation_submit"
 
 urlpatterns = [
-    path("api/federation/v1/submissions", submit_api.submissions_endpoint, name="submissions"),
+    path("api/federation/v1/submissions", api.submissions_endpoint, name="submissions"),
     path(
         "api/federation/v1/submissions/<int:pk>",
-        submit_api.submission_status,
+        api.submission_status,
         name="submission_status",
     ),
-    path("federation/submissions/<int:pk>/", submit_views.submission_detail, name="submission"),
-    path("federation/matching/", submit_views.matching_list, name="matching_list"),
-    path("federation/matching/<int:pk>/", submit_views.matching_row, name="matching_row"),
-    path("federation/clubs/<int:pk>/tokens/", submit_views.club_tokens, name="club_tokens"),
-    path("federation/tokens/<int:pk>/revoke/", submit_views.token_revoke, name="token_revoke"),
-    path("events/<int:pk>/submit/", submit_views.event_submit, name="event_submit"),
+    path("federation/submissions/<int:pk>/", views.submission_detail, name="submission"),
+    path("federation/matching/", views.matching_list, name="matching_list"),
+    path("federation/matching/<int:pk>/", views.matching_row, name="matching_row"),
+    path("federation/clubs/<int:pk>/tokens/", views.club_tokens, name="club_tokens"),
+    path("federation/tokens/<int:pk>/revoke/", views.token_revoke, name="token_revoke"),
+    path("events/<int:pk>/submit/", views.event_submit, name="event_submit"),
     path(
         "events/<int:pk>/submit/status/",
-        submit_views.event_submit_status,
+        views.event_submit_status,
         name="event_submit_status",
     ),
 ]

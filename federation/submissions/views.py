@@ -18,13 +18,14 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club, Player
 from clubs.permissions import ORGANISER, require_role
 from common.forms import add_validation_errors
+from federation.associations.services import REASON_MAX
+from federation.submissions import client as submit_client
+from federation.submissions import club_tokens as token_services
+from federation.submissions import selectors as submit_selectors
+from federation.submissions import services as submissions
+from federation.submissions.models import PlayerMatch, Submission
 from live.models import LiveToken
 from tournaments.models import Event
-
-from . import club_tokens as token_services
-from . import submissions, submit_client, submit_selectors
-from .models import PlayerMatch, Submission
-from .services import REASON_MAX
 
 
 class DecideForm(forms.Form):
@@ -57,7 +58,7 @@ class SendForm(forms.Form):
 def matching_list(request):
     """The officer's list: open players of submissions from clubs of their subtree."""
     waiting = list(submit_selectors.waiting_submissions(request.user))
-    return render(request, "federation/matching_list.html", {"waiting": waiting})
+    return render(request, "federation/submissions/matching_list.html", {"waiting": waiting})
 
 
 def _row(request, pk) -> PlayerMatch:
@@ -105,7 +106,7 @@ def matching_row(request, pk):
         else [],
     }
     status = 400 if form.errors else 200
-    return render(request, "federation/matching_row.html", context, status=status)
+    return render(request, "federation/submissions/matching_row.html", context, status=status)
 
 
 @login_required
@@ -123,7 +124,7 @@ def club_tokens(request, pk):
         "shown": shown,
         "tokens": token_services.club_tokens(club),
     }
-    return render(request, "federation/submit_tokens.html", context)
+    return render(request, "federation/submissions/tokens.html", context)
 
 
 @login_required
@@ -168,7 +169,7 @@ def event_submit(request, pk):
                 return redirect("tournaments:event_detail", pk=event.pk)
             form.add_error(None, sent.message)
     return render(
-        request, "federation/submit_event.html", {"event": event, "form": form}, status=status
+        request, "federation/submissions/event.html", {"event": event, "form": form}, status=status
     )
 
 
@@ -186,7 +187,7 @@ def event_submit_status(request, pk):
     if not sent.pending and sent.status:  # final: the token is not kept any longer
         del request.session[_session_key(event.pk)]
     context = {"event": event, "sent": sent, "submission": kept["submission"]}
-    return render(request, "federation/submit_event_status.html", context)
+    return render(request, "federation/submissions/event_status.html", context)
 
 
 @login_required
@@ -200,4 +201,4 @@ def submission_detail(request, pk):
         "pending": submission.state == Submission.State.RECEIVED,
         "may_match": submissions.may_match(request.user, submission),
     }
-    return render(request, "federation/submit_status.html", context)
+    return render(request, "federation/submissions/status.html", context)
