@@ -27,8 +27,8 @@ urlpatterns = [
     path("archive/", include("scoring.archive.urls")),
     path("", include("prizes.urls")),
     path("federation/", include("federation.urls")),
-    path("", include("federation.public_urls")),
-    path("", include("federation.submit_urls")),
+    path("", include("federation.public.urls")),
+    path("", include("federation.submissions.urls")),
     path("", include("live.urls")),
     path("", include("hall.urls")),
 ]

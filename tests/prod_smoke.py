@@ -431,7 +431,7 @@ def archive(smoke: Smoke, env: dict) -> None:
         with tempfile.NamedTemporaryFile(suffix=".json") as output:
             manage(env, "export_event", str(event_id), "-o", output.name)
             data = json.loads(Path(output.name).read_text(encoding="utf-8"))
-            # The demo's coming winter tournament (federation.demo_rankings) has none yet.
+            # The demo's coming winter tournament (federation.demo.rankings) has none yet.
             coming = data.get("event", {}).get("start_date", "") > dt.date.today().isoformat()
             if not data.get("series") and not coming:
                 smoke.failures.append(f"archive of event {event_id} has no series")

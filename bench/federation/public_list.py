@@ -101,7 +101,7 @@ def main(argv=None) -> int:
         from django.test import Client
         from django.urls import reverse
 
-        from federation import public
+        from federation.public import selectors as public
 
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
         started = time.perf_counter()

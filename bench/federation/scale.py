@@ -4,9 +4,9 @@ name, created and dropped).
 
 Data set: a national association with 16 regional associations, 300 clubs, 10,000 players
 and two years of sanctioned events (1,500 ranking tournaments and championships of 30 to 400
-players, approved, their results as `federation.compute` reads them, every player registered
-as a participant) plus club evenings (ordinary events without ranking status); one national
-ranking computed by the task. Then, through Django's test client (the whole middleware
+players, approved, their results as `federation.rankings.compute` reads them, every player
+registered as a participant) plus club evenings (ordinary events without ranking status);
+one national ranking computed by the task. Then, through Django's test client (the whole middleware
 stack, no network): the public pages as an anonymous German reader, uncached (the shared
 cache emptied before each request) and cached; the officer's pages logged in (always
 uncached); the recomputation after one more approval as the task runs it. p50/p95 of the
@@ -202,7 +202,7 @@ def recompute_runs(world: dict, runs: int):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from federation import compute
+    from federation.rankings import compute
 
     samples = []
     for n in range(runs):
@@ -222,7 +222,7 @@ def rows(world: dict, runs: int) -> list[tuple]:
     anonymous = Client(HTTP_ACCEPT_LANGUAGE="de")
     officer = Client(HTTP_ACCEPT_LANGUAGE="de")
     officer.force_login(world["officer"])
-    from federation.lists import newest_snapshot, snapshot_lines
+    from federation.rankings.snapshots import newest_snapshot, snapshot_lines
 
     found = snapshot_lines(newest_snapshot(ranking), results=False)
     player = next(ln["player"] for ln in found if ln["listed"] and not ln["hidden"])
@@ -282,7 +282,7 @@ def main(argv=None) -> int:
     size = SIZES["quick" if args.quick else "full"]
     database = _setup(args.quick)
     try:
-        from federation import compute
+        from federation.rankings import compute
 
         started = time.perf_counter()
         world = build(size)

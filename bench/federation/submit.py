@@ -11,7 +11,7 @@ club is this process (``bench.rigs.harness``: a throw-away SQLite database) with
 
 Per send, as ``manage.py submit_event`` does it: the archive read here
 (`export_event`), the POST (answered "received"), then the status URL asked until the
-state is no longer "received" (`federation.submit_client.follow`). "new" sends carry
+state is no longer "received" (`federation.submissions.client.follow`). "new" sends carry
 another event name each time (a new event imported there); "re-send" sends the same event
 again with a corrected venue (its content replaced there, a new version). Reported per
 kind: p50 and max of the whole (client start → taken in), the request (POST round trip on
@@ -60,7 +60,7 @@ print(json.dumps({"token": issue_token(clubs[0], label="bench")[1]}))
 TASK_TIMES = """
 import json
 from django_tasks_db.models import DBTaskResult
-rows = DBTaskResult.objects.filter(task_path="federation.submit_jobs.read_submission")
+rows = DBTaskResult.objects.filter(task_path="federation.submissions.jobs.read_submission")
 print(json.dumps({r.args_kwargs["kwargs"]["submission_id"]: [r.status,
     (r.finished_at - r.started_at).total_seconds() if r.finished_at and r.started_at else None]
     for r in rows}))
@@ -68,7 +68,9 @@ print(json.dumps({r.args_kwargs["kwargs"]["submission_id"]: [r.status,
 
 STEPS = """
 import json, time
-from federation import submissions, submit_checks, submit_jobs
+from federation.submissions import services as submissions
+from federation.submissions import checks as submit_checks
+from federation.submissions import jobs as submit_jobs
 from federation.models import Submission
 from clubs.models import Club
 data = json.loads(open({path!r}).read())
@@ -114,7 +116,7 @@ def _server(db_url: str, log) -> tuple[dict, str, list[subprocess.Popen]]:
 
 def _send(event, token: str, *, name: str | None, origin_event: int, venue: str) -> dict:
     """One send as `submit_client.submit` does it, timed in its parts."""
-    from federation import submit_client
+    from federation.submissions import client as submit_client
     from live.laptop import transport
     from scoring.archive.dump import export_event
 

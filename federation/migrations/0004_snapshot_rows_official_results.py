@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 
 def _rows(SnapshotLine, snapshot, lines):
-    """As federation.snapshot_rows.pack (a migration keeps its own copy), the results
+    """As federation.rankings.snapshot_rows.pack (a migration keeps its own copy), the results
     kept as they are (readers take dicts as well as packed results)."""
     rows, seen = [], {}
     for position, line in enumerate(lines):
@@ -69,7 +69,7 @@ def forwards(apps, schema_editor):
 
 
 def _unpacked(result, events):
-    """As federation.snapshot_rows.unpack, one result."""
+    """As federation.rankings.snapshot_rows.unpack, one result."""
     if not isinstance(result, list):
         return result
     version, event, name, day, size = events[result[0]]

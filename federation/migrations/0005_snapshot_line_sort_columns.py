@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 def fill(apps, schema_editor):
     """The sort columns of the rows written before them (the same folding as
-    federation.snapshot_rows.sort_columns; kept here so that the migration never changes)."""
+    federation.rankings.snapshot_rows.sort_columns; kept here so that the migration never changes)."""
     import unicodedata
 
     def fold(text):

@@ -1,9 +1,9 @@
 """{% federation_nav_visible as show %}: whether the navigation links to the federation
-(base.html; no query on an ordinary page, federation.nav)."""
+(base.html; no query on an ordinary page, federation.associations.nav)."""
 
 from django import template
 
-from federation.nav import shows_link
+from federation.associations.nav import shows_link
 
 register = template.Library()
 

@@ -6,14 +6,14 @@ Nothing (no query) for anyone else."""
 from django import template
 
 from clubs.permissions import ORGANISER, has_role
-from federation.models import RankingStatus
-from federation.ranking_forms import StatusRequestForm
-from federation.status_services import event_started, rankings_for_club
+from federation.rankings.forms import StatusRequestForm
+from federation.rankings.models import RankingStatus
+from federation.rankings.status_services import event_started, rankings_for_club
 
 register = template.Library()
 
 
-@register.inclusion_tag("federation/status_box.html", takes_context=True)
+@register.inclusion_tag("federation/rankings/status_box.html", takes_context=True)
 def ranking_status_box(context, event):
     user = context.get("user") or getattr(context.get("request"), "user", None)
     if user is None or not has_role(user, event.club_id, ORGANISER):

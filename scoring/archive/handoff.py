@@ -1,6 +1,6 @@
 """Another way in for an uploaded event archive, offered on the import page beside the
 plain import: an app above scoring registers one in its ``AppConfig.ready`` (the
-federation: "as a submission to the federation", `federation.submit_jobs`), so scoring
+federation: "as a submission to the federation", `federation.submissions.jobs`), so scoring
 never imports it. The page reads the upload within the archive limits and checks its
 outline; the handoff checks who may hand it over, stores it and names the page to go to."""
 

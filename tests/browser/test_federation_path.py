@@ -19,7 +19,6 @@ import pytest
 from django.utils import timezone
 
 from clubs.models import Player
-from federation import status_services
 from federation.models import (
     Affiliation,
     Association,
@@ -30,6 +29,7 @@ from federation.models import (
     RankingStatus,
     Submission,
 )
+from federation.rankings import status_services
 from scoring.demo.generate import Plan, generate_event
 from scoring.standings.selectors import event_standing
 from tests.browser.federation_path_helpers import (

@@ -1,5 +1,5 @@
 """A small federation for the list, card, qualification and export tests: three approved
-events under a national ranking, computed by the real rules (`federation.compute.recompute`
+events under a national ranking, computed by the real rules (`federation.rankings.compute.recompute`
 runs `rules.ranking.compute_ranking` and writes the documented lines), and a
 hand-made snapshot of any length for the query counts.
 
@@ -10,8 +10,8 @@ Club A (Anna, Arno, Alma) is in region A, club B (Bernd, Berta, Dora) in region 
 
 import datetime as dt
 
-from federation import compute
 from federation.models import Ranking, RankingSnapshot
+from federation.rankings import compute
 from rules.ranking import RankingSettings
 from tests.factories import EventFactory, MembershipFactory, ParticipantFactory
 from tests.federation.status_helpers import approved_version

@@ -181,7 +181,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "archive:import_job": {"import_id": i["archive_import"]},
         "archive:import_status": {"import_id": i["archive_import"]},
         **{name: {"token": NO_TABLE_TOKEN} for name in TOKEN},
-        # Club A's region (tests/federation/test_permissions.py walks every role)
+        # Club A's region (tests/federation/associations/test_permissions.py walks every role)
         "federation:association_list": {}, "federation:association_create": {},
         **{f"federation:{n}": {"pk": i["association"]} for n in (
             "association_detail", "association_edit", "association_history", "affiliate",

@@ -1,6 +1,6 @@
 """manage.py submit_event <event id> --to https://verband.example.org --token <token>
 
-Sends the event to the federation's installation (`federation.submit_client`), whose
+Sends the event to the federation's installation (`federation.submissions.client`), whose
 worker reads it; asks for its state until it is read (``--timeout``, default 120 s for
 everything). Exit 0 when the server took it in, or holds it waiting for the ranking
 officer's matching (said so); exit 1 with the server's German reason otherwise (refused,
@@ -9,7 +9,7 @@ not read in time, the server not reachable)."""
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from federation import submit_client
+from federation.submissions import client as submit_client
 from tournaments.models import Event
 
 

@@ -1,0 +1,305 @@
+"""Computing a ranking list (issue 27, point 2): every approved EventVersion of the ranking
+through the pure rules (`rules.ranking.compute_ranking`) into a new RankingSnapshot, whose
+`lines` (rows, `federation.rankings.snapshot_rows`) every page, print and JSON reads (format
+in docs/federation.md). A fixed number of queries read what it needs however many events and
+players: the versions with their events, the results of the versions not kept parsed from an
+earlier computation, the players with club and region, the hidden players. It also writes
+the players' OfficialResult rows of newly approved versions (and removes those of versions
+no longer approved). 10,000 players and 230,000 results: 1.4-1.9 s in a running worker, with
+the cyclic garbage collector paused (common.gc_tuning; bench.federation_scale,
+docs/performance.md).
+
+`schedule_recompute` asks the task worker for it once the approval, rejection or settings
+change is committed: one waiting task per ranking, no request waits for it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from fractions import Fraction
+
+from django.db import transaction
+from django.db.models import Exists, Max, OuterRef, Q, Subquery
+from django_tasks import TaskResultStatus, task
+
+from clubs.models import Membership, Player, fold_german
+from common.gc_tuning import cycle_collection_paused
+from federation.rankings.models import (
+    EventVersion,
+    OfficialResult,
+    PublicHiding,
+    Ranking,
+    RankingSnapshot,
+)
+from federation.rankings.snapshot_rows import insert
+from rules.ranking import (
+    DISQUALIFIED,
+    FIELD_SMALL,
+    MIN_EVENTS,
+    MIN_HANDS,
+    SERIES_FEW,
+    UNITS,
+    EventResult,
+    RankingSettings,
+    compute_ranking,
+    shown,
+)
+from rules.ranking_settings import gettext_noop
+
+log = logging.getLogger(__name__)
+
+# Why a result does not count, or a player is not listed: English msgids, the pages
+# translate them (the snapshot keeps them language-free).
+REASONS = {
+    "dropped": gettext_noop("dropped: not among the best results"),
+    FIELD_SMALL: gettext_noop("the field was smaller than the minimum"),
+    SERIES_FEW: gettext_noop("fewer series than the minimum"),
+    DISQUALIFIED: gettext_noop("disqualified"),
+    MIN_EVENTS: gettext_noop("fewer events than the minimum"),
+    MIN_HANDS: gettext_noop("fewer hands than the minimum"),
+}
+
+
+# A result's status as (counted, reason) in the lines.
+_STATUS = {"counted": (True, "")} | {key: (False, text) for key, text in REASONS.items()}
+
+
+def _today() -> dt.date:
+    from django.utils import timezone
+
+    return timezone.localdate()
+
+
+def _decimal(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, Fraction) and UNITS % value.denominator == 0:
+        return _points(value.numerator * (UNITS // value.denominator))  # points: kept
+    return str(shown(value))
+
+
+_POINTS: dict[int, str] = {}
+
+
+def _points(units: int) -> str:
+    """The text of event points given in units (200,000 results, a few values: kept)."""
+    text = _POINTS.get(units)
+    if text is None:
+        text = _POINTS[units] = str(shown(Fraction(units, UNITS)))
+    return text
+
+
+def _players(ids, on: dt.date) -> dict[int, dict]:
+    """Name, club short name and region of each player on the ranking date (one query)."""
+    current = (
+        Membership.objects.filter(player=OuterRef("pk"), valid_from__lte=on)
+        .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=on))
+        .order_by("-valid_from")
+    )
+    rows = (
+        Player.objects.filter(pk__in=ids)
+        .annotate(
+            club_short=Subquery(current.values("club__short_name")[:1]),
+            region=Subquery(current.values("club__affiliation__association_id")[:1]),
+        )
+        .values_list("pk", "given_name", "family_name", "club_short", "region")
+    )
+    return {
+        pk: {"name": f"{given} {family}", "club": club or "", "regions": [region] if region else []}
+        for pk, given, family, club, region in rows
+    }
+
+
+def _results(line, index: dict) -> list[list]:
+    """A line's results, newest first, packed against the snapshot's events (`index`:
+    event -> its position there, the events newest first; federation.rankings.snapshot_rows)."""
+    points = _POINTS  # 230,000 results: a look-up, no call, for the few values there are
+    out = [
+        [index[result.event], result.place, points.get(units) or _points(units),
+         *(_STATUS.get(status) or (False, status))]
+        for scored in (line.counted, line.dropped, line.excluded)
+        for result, units, _tied, status in scored
+    ]  # fmt: skip
+    out.sort()  # by the event's position: newest first (one result per event)
+    return out
+
+
+def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], list[list]]:
+    """The snapshot's lines from the computed list (`rules.ranking.Ranking`) and
+    its events, the lines' results packed against them (federation.rankings.snapshot_rows)."""
+    events, index = [], {}
+    newest_first = sorted(versions, key=lambda v: (v.status.event.start_date, v.status.event_id))
+    for v in reversed(newest_first):
+        event = v.status.event
+        index[event.pk] = len(events)
+        events.append([v.pk, event.pk, event.name, event.start_date.isoformat(), v.field_size])
+    out = []
+    for line in (*ranking.lines, *ranking.unlisted):
+        person = players.get(line.player, {"name": "?", "club": "", "regions": []})
+        out.append(
+            {
+                "player": line.player,
+                "name": person["name"],
+                "club": person["club"],
+                "regions": person["regions"],
+                "rank": line.rank,
+                "value": _decimal(line.value),
+                "listed": line.listed,
+                "hidden": line.player in hidden,
+                "events_counted": line.events_counted,
+                "best": _decimal(line.best),
+                "reason": REASONS.get(line.reason, line.reason) if line.reason else "",
+                "results": _results(line, index),
+            }
+        )
+    # Listed by rank, the unlisted after them; then by name (a shared rank too).
+    out.sort(key=lambda ln: (not ln["listed"], ln["rank"] or 0, fold_german(ln["name"])))
+    return out, events
+
+
+# A version's results never change once submitted (a correction is a new version), so the
+# worker keeps them parsed between computations: after one approval only the new version
+# is read and parsed. Keyed with what may change around them (the event's date, the class)
+# and the submission time (a rebuilt database reuses ids).
+_PARSED: dict[int, tuple[tuple, list[EventResult], int]] = {}
+
+
+def _facts(version: EventVersion) -> tuple:
+    status, event = version.status, version.status.event
+    return (event.pk, event.start_date, status.event_class, version.field_size,
+            version.series_count, version.submitted_at)  # fmt: skip
+
+
+def _parse(version: EventVersion, rows: list[dict]) -> list[EventResult]:
+    event, day, klass, size, series, _at = _facts(version)
+    return [
+        EventResult(row["player"], event, day, klass, size, row["place"],
+                    int(row.get("score", 0)), int(row.get("hands", 0)), series,
+                    bool(row.get("disqualified", False)))
+        for row in rows
+    ]  # fmt: skip
+
+
+def _read(ranking: Ranking):
+    """The ranking's approved versions (without their results), each one's EventResults,
+    and the results of the versions read now: those not kept from an earlier computation
+    or whose official results are not written yet (two queries)."""
+    written = OfficialResult.objects.filter(version=OuterRef("pk"))
+    versions = list(
+        EventVersion.objects.filter(status__ranking=ranking, state=EventVersion.State.APPROVED)
+        .select_related("status__event")
+        .defer("results")
+        .annotate(official=Exists(written))
+    )
+    parsed, todo = {}, []
+    for version in versions:
+        kept = _PARSED.get(version.pk)
+        if kept is not None and version.official and kept[0] == _facts(version):
+            parsed[version.pk] = kept[1]
+        else:
+            todo.append(version)
+    read = EventVersion.objects.filter(pk__in=[v.pk for v in todo]).values_list("pk", "results")
+    read = dict(read) if todo else {}
+    for version in todo:
+        parsed[version.pk] = _parse(version, read[version.pk])
+        _PARSED[version.pk] = (_facts(version), parsed[version.pk], ranking.pk)
+    for pk in [pk for pk, kept in _PARSED.items() if kept[2] == ranking.pk and pk not in parsed]:
+        del _PARSED[pk]  # no longer approved
+    return versions, parsed, read
+
+
+def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
+    """A new snapshot of the ranking from its approved versions (module docstring)."""
+    settings = RankingSettings.from_json(ranking.settings or {})
+    as_of = ranking.as_of or _today()
+    versions, parsed, read = _read(ranking)
+    results = []
+    for version in versions:
+        if version.status.event_class in settings.class_factors:
+            results += parsed[version.pk]  # else: a class this ranking no longer counts
+    # Every player of the versions (a class no longer counted too: their official results).
+    ids = {result.player for rows in parsed.values() for result in rows}
+    hidden = (
+        set(PublicHiding.objects.filter(player_id__in=ids).values_list("player_id", flat=True))
+        if ids
+        else set()
+    )
+    computed = compute_ranking(results, settings, as_of, hidden=hidden)
+    players = _players(ids, as_of) if ids else {}
+    lines, events = build_lines(computed, versions, players, hidden)
+    with transaction.atomic():
+        _official_results(ranking, versions, read, players)
+        # The ranking's row lock gives each computation its own number.
+        Ranking.objects.select_for_update().filter(pk=ranking.pk).first()
+        number = (ranking.snapshots.aggregate(n=Max("number"))["n"] or 0) + 1
+        return RankingSnapshot.objects.create(
+            ranking=ranking,
+            number=number,
+            as_of=as_of,
+            settings=settings.as_json(),
+            versions=sorted(v.pk for v in versions),
+            events=events,
+            lines=lines,
+            reason=(reason or "")[:200],
+        )
+
+
+def _official_results(ranking: Ranking, versions, read: dict, players: dict) -> None:
+    """The players' OfficialResult rows of the ranking's approved versions: those of a
+    version no longer approved go, a newly approved version's come (`read`: the results of
+    the versions read now; two queries)."""
+    OfficialResult.objects.filter(version__status__ranking=ranking).exclude(
+        version__state=EventVersion.State.APPROVED
+    ).delete()
+    rows = [
+        (version.pk, row["player"], version.status.event.start_date.isoformat(), row.get("place"))
+        for version in versions
+        if not version.official
+        for row in read[version.pk]
+        if row["player"] in players
+    ]
+    insert(OfficialResult, ("version", "player", "date", "place"), rows, casts={"date": "date"},
+           skip_conflicts=True)  # fmt: skip
+
+
+# ----- the task ----------------------------------------------------------------------------
+
+
+def _database_backend():
+    from django_tasks_db.backend import DatabaseBackend
+
+    return DatabaseBackend
+
+
+def _enqueue(ranking_id: int, reason: str) -> None:
+    backend = recompute_ranking.get_backend()
+    if isinstance(backend, _database_backend()):
+        from django_tasks_db.models import DBTaskResult
+
+        waiting = DBTaskResult.objects.filter(
+            task_path=recompute_ranking.module_path,
+            status=TaskResultStatus.READY,
+            args_kwargs__kwargs__ranking_id=ranking_id,
+        )
+        if waiting.exists():
+            return  # the waiting one reads everything committed by the time it runs
+    recompute_ranking.enqueue(ranking_id=ranking_id, reason=reason)
+
+
+def schedule_recompute(ranking_id: int, reason: str = "") -> None:
+    """Ask the worker for a computation of the ranking once the current transaction is
+    committed (at once outside one)."""
+    transaction.on_commit(lambda: _enqueue(ranking_id, reason))
+
+
+@task()
+def recompute_ranking(ranking_id: int, reason: str = "") -> dict:
+    ranking = Ranking.objects.filter(pk=ranking_id).first()
+    if ranking is None:
+        return {"state": "gone"}
+    with cycle_collection_paused():
+        snapshot = recompute(ranking, reason)
+    log.info("ranking %s computed: snapshot %s", ranking_id, snapshot.number)
+    # A list page reads one page of the snapshot's rows and a card one row: no first
+    # reader waits for the whole snapshot, so nothing is read into the cache here.
+    return {"state": "done", "number": snapshot.number, "lines": snapshot.rows.count()}

@@ -1,0 +1,1 @@
+"""Tests of federation.associations: the tree, its pages, roles and permissions, the writes."""

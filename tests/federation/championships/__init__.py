@@ -1,0 +1,1 @@
+"""Tests of federation.championships: services and the qualification list."""

@@ -1,0 +1,1 @@
+"""Tests of federation.demo: the demo federation of `make run`."""

@@ -1,0 +1,1 @@
+"""Tests of federation.public: the public pages and the JSON."""

@@ -1,0 +1,1 @@
+"""Tests of federation.rankings: the computation, snapshot rows, the status and review."""
