@@ -1,0 +1,1 @@
+"""Template tags of the federation: its navigation and the ranking status box."""
