@@ -8,6 +8,9 @@ from a desktop shortcut on Windows, from the Terminal on macOS and from make on 
 - the data folder (`common.datafolder`): refused with a German message when it cannot be
   written, and locked (filelock) so that a second hall mode on the same folder stops
   before it touches anything;
+- a folder of another application, or one written by a newer version, refused before
+  anything is written; an update of the app migrates the database after a copy of it
+  (`romme.upgrade`: a failed migration writes the copy back and exits 2);
 - the secret key made on the first start, the database migrated, the static files
   collected (production settings: DEBUG off, whitenoise, CSP enforced);
 - three child processes started with the same Python: the task worker (long exports,
@@ -50,8 +53,10 @@ def _fail(text: str) -> int:
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m romme.hall",
+    from romme.arguments import GermanParser
+
+    parser = GermanParser(
+        prog="romme-ledger hall",
         description="Rommé Ledger im Saal: der Laptop als Server für die Handys.",
     )
     parser.add_argument("--data", help="Datenordner (sonst ROMME_DATA oder der Benutzerordner)")
@@ -61,6 +66,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--threads", type=int, default=int(os.environ.get("HALL_THREADS", "8")))
     parser.add_argument("--no-browser", action="store_true", help="keinen Browser öffnen")
+    parser.add_argument(
+        "--upgrade-only",
+        action="store_true",
+        help="nur die Daten auf diese Version bringen (mit Sicherungskopie), nicht starten",
+    )
     parser.add_argument("--child", choices=CHILDREN, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -186,7 +196,9 @@ def _banner(port: int, listen: str) -> None:
 
     found = lan.hall_address(fresh=True)
     _say("")
-    _say("Rommé Ledger im Saal")
+    from common.version import __version__
+
+    _say(f"Rommé Ledger {__version__} im Saal")
     _say(f"  Am Laptop:   http://127.0.0.1:{port}/")
     if found.url:
         _say(f"  Handys:      {found.url}")
@@ -238,6 +250,15 @@ def run(args: argparse.Namespace) -> int:
     from common import datafolder
 
     folder = datafolder.resolve(args.data)
+    from romme.upgrade import foreign_database
+
+    foreign = datafolder.foreign_reason(folder) or foreign_database(folder)
+    if foreign:
+        return _fail(
+            f"Der Ordner {folder} ist kein Datenordner von Rommé Ledger ({foreign}). Bitte "
+            "einen leeren oder den bisherigen Datenordner wählen (--data). Nichts wurde "
+            "verändert."
+        )
     problem = datafolder.check_writable(folder)
     if problem:
         return _fail(
@@ -265,7 +286,17 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
     _environment(args, folder)
     call_command = _django()
     _say(f"Datenordner: {folder}")
-    call_command("migrate", interactive=False, verbosity=0)
+    from romme import upgrade
+
+    try:
+        upgrade.bring_up_to_date(
+            folder, lambda: call_command("migrate", interactive=False, verbosity=0), _say
+        )
+    except upgrade.UpgradeRefused as refused:
+        return _fail(str(refused))
+    if args.upgrade_only:
+        _say(f"Daten auf dem Stand von Version {upgrade.__version__}.")
+        return 0
     _collect_static(call_command)
     from hall.services import load
 
@@ -294,7 +325,7 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
         except OSError as error:
             return _fail(
                 f"Port {args.port} ist belegt ({error.strerror}). Läuft Rommé Ledger schon? "
-                f"Sonst einen anderen Port wählen: python -m romme.hall --port 8001"
+                f"Sonst einen anderen Port wählen: romme-ledger hall --port 8001"
             )
         _banner(args.port, args.listen)
         _first_start_hint(args.port)

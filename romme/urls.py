@@ -30,5 +30,6 @@ urlpatterns = [
     path("", include("federation.public_urls")),
     path("", include("federation.submit_urls")),
     path("", include("live.urls")),
+    path("hall/doctor/", views.doctor, name="doctor"),
     path("", include("hall.urls")),
 ]
