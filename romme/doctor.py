@@ -253,10 +253,10 @@ def can_run(checks: list[Check]) -> bool:
     return all(check.level != FAIL for check in checks)
 
 
-def _setup(folder: Path) -> None:
+def _setup(folder: Path, port_number: int) -> None:
     """Django with the hall's settings on `folder`, without writing there (no secret key
     is made: the doctor reads only)."""
-    os.environ.update(HALL_MODE="1", ROMME_DATA=str(folder))
+    os.environ.update(HALL_MODE="1", ROMME_DATA=str(folder), HALL_PORT=str(port_number))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
     os.environ.setdefault("SECRET_KEY", "doctor-reads-only")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = datafolder.resolve(args.data)
     print(f"Rommé Ledger {__version__}: Prüfung dieses Computers", flush=True)
     try:
-        _setup(folder)
+        _setup(folder, args.port)
     except Exception as error:
         print(f"[{FAIL}] Die App lädt nicht: {type(error).__name__}: {error}")
         return 1

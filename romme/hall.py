@@ -71,7 +71,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="nur die Daten auf diese Version bringen (mit Sicherungskopie), nicht starten",
     )
-    parser.add_argument("--child", choices=CHILDREN, help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=(*CHILDREN, "static"), help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -128,11 +128,14 @@ def _resume_live() -> None:
 
 def run_child(name: str) -> int:
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
-    if name != "backups" and hasattr(os, "nice"):  # (Windows has no nice)
+    if name not in ("backups", "static") and hasattr(os, "nice"):  # (Windows has no nice)
         os.nice(CHILD_NICENESS)
     if name == "live":  # its commits unsynced but one (romme/settings.py)
         os.environ["HALL_SQLITE_SYNC"] = "NORMAL"
     call_command = _django()
+    if name == "static":  # a first start's collectstatic, beside the migrations
+        _collect_static(call_command)
+        return 0
     freeze_startup_heap()  # as the web server does (romme/wsgi.py)
     if name == "worker":  # exports, prints, imports
         call_command("db_worker", reload=False, queue_name="default")  # (reload=False: none)
@@ -288,16 +291,31 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
     _say(f"Datenordner: {folder}")
     from romme import upgrade
 
+    static = Child("static", folder, args.port)
+
+    def first_start() -> None:
+        # A new folder has nothing to protect: its static files are collected by a child
+        # while this process migrates (each takes seconds; the laptop has two cores or more).
+        if not args.upgrade_only:
+            static.start()
+
     try:
         upgrade.bring_up_to_date(
-            folder, lambda: call_command("migrate", interactive=False, verbosity=0), _say
+            folder,
+            lambda: call_command("migrate", interactive=False, verbosity=0),
+            _say,
+            on_fresh=first_start,
         )
     except upgrade.UpgradeRefused as refused:
+        static.stop()
         return _fail(str(refused))
+    if static.process is not None:
+        static.process.wait()  # its collectstatic done (then its pipe may close)
+        static.process.stdin.close()
     if args.upgrade_only:
         _say(f"Daten auf dem Stand von Version {upgrade.__version__}.")
         return 0
-    _collect_static(call_command)
+    _collect_static(call_command)  # (nothing to do when the child collected them)
     from hall.services import load
 
     load()

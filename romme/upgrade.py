@@ -183,9 +183,10 @@ def _restore(state: SchemaState, copy: Path) -> None:
         target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def bring_up_to_date(folder: Path, migrate, say) -> SchemaState:
+def bring_up_to_date(folder: Path, migrate, say, on_fresh=None) -> SchemaState:
     """Refuse, migrate, or copy-migrate-(restore) as the module's docstring says. `migrate`
-    runs Django's migrate; `say` prints a line. Raises UpgradeRefused: nothing changed."""
+    runs Django's migrate; `say` prints a line; `on_fresh` is called before a new folder's
+    first migration. Raises UpgradeRefused: nothing changed."""
     state = inspect(folder)
     if state.foreign:
         raise UpgradeRefused(
@@ -203,6 +204,8 @@ def bring_up_to_date(folder: Path, migrate, say) -> SchemaState:
     stamp = datafolder.read_stamp(folder)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     if state.fresh:
+        if on_fresh is not None:
+            on_fresh()
         migrate()
         datafolder.write_stamp(folder, {"version": __version__, "migrated_at": now})
         return state

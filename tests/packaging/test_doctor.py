@@ -104,5 +104,7 @@ def test_the_doctor_as_a_process_on_a_new_folder(tmp_path):
     assert lines[0].startswith("Rommé Ledger ") and "Prüfung" in lines[0]
     assert any(line.startswith("[OK] PDF") for line in lines), done.stdout + done.stderr
     assert any("Datenstand: neu" in line for line in lines)
+    phones = [line for line in lines if line.startswith("[OK] Handys")]
+    assert all(f":{free}" in line for line in phones)  # the port asked for
     assert done.returncode == 0 and "kann starten" in lines[-1]
     assert not (tmp_path / "d").exists()  # the doctor only reads

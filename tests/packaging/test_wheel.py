@@ -35,7 +35,8 @@ def built(tmp_path_factory) -> dict[str, Path]:
         found["sdist"] = next(Path(given).glob("romme_ledger-*.tar.gz"))
         return found
     out = tmp_path_factory.mktemp("dist")
-    if importlib.util.find_spec("build"):
+    spec = importlib.util.find_spec("build")
+    if spec is not None and spec.origin:  # (not pip's in-tree build/ folder of the checkout)
         command = [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)]
     else:
         command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
