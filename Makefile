@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run hall test lint format serve-prod bench messages clean
+.PHONY: run hall test lint format serve-prod bench messages release clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -64,5 +64,16 @@ messages: $(VENV)/.dev
 	DEBUG=1 $(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=staticfiles
 	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
 
+# The release's artefacts in dist/: the wheel and the sdist (the sdist, then the wheel built
+# from it), checked: twine check, the wheel's contents and the version everywhere the same
+# (tests/packaging: the package's name and metadata, --version, CHANGELOG.md's first entry).
+release: $(VENV)/.dev
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	$(VENV)/bin/twine check --strict dist/*
+	ROMME_DIST=dist $(VENV)/bin/pytest -q -p no:cacheprovider tests/packaging/test_wheel.py \
+		tests/packaging/test_cli.py
+	@ls -l dist
+
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) staticfiles build dist

@@ -32,6 +32,9 @@ COMMANDS = {
     "db-side-by-side": Command(
         "bench.timing.db_side_by_side", "the read paths on SQLite and PostgreSQL at once"
     ),
+    "install": Command(
+        "bench.timing.install", "the wheel, a fresh install to serving, a data folder's upgrade"
+    ),
     "rules": Command("bench.engines.rules_engine", "check and score hands (no Django)"),
     "draw": Command("bench.engines.seating_draw", "the seating draw, 400 players (no Django)"),
     "ranking-points": Command(

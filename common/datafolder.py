@@ -8,6 +8,7 @@ folder works the same on Windows, macOS and Linux.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 from pathlib import Path
@@ -18,6 +19,10 @@ DATA_ENV = "ROMME_DATA"
 SECRET_FILE = "secret_key.txt"
 DATABASE_FILE = "romme.sqlite3"
 LOCK_FILE = "hall.lock"
+# The version of the app that last migrated the folder's database, and its last update.
+VERSION_FILE = "version.json"
+# A folder holding none of these (and not empty) belongs to something else.
+OWN_FILES = (DATABASE_FILE, SECRET_FILE, VERSION_FILE)
 
 
 def default_folder() -> Path:
@@ -93,4 +98,42 @@ def check_writable(folder: Path) -> str | None:
     finally:
         with contextlib.suppress(OSError):
             probe.unlink()
+    return None
+
+
+def read_stamp(folder: Path) -> dict:
+    """version.json: {"version", "migrated_at"} and, after an update, {"previous",
+    "copy"}; {} when there is none (a new folder, or one from before version 1.0)."""
+    try:
+        data = json.loads((folder / VERSION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_stamp(folder: Path, data: dict) -> None:
+    """Whole or not at all: a temporary file, fsync, os.replace."""
+    path = folder / VERSION_FILE
+    temporary = path.with_name(f".{VERSION_FILE}.tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def foreign_reason(folder: Path) -> str | None:
+    """Why the folder is not a data folder of this app (German, for the console), None when
+    it is one or can become one: missing, empty, or holding the app's own files."""
+    if not folder.exists():
+        return None
+    if not folder.is_dir():
+        return "das ist eine Datei, kein Ordner"
+    try:
+        names = {entry.name for entry in folder.iterdir()} - {".write-probe", LOCK_FILE}
+    except OSError as error:
+        return error.strerror or str(error)
+    if names and not names & set(OWN_FILES):
+        shown = ", ".join(sorted(names)[:3]) + (" …" if len(names) > 3 else "")
+        return f"er enthält fremde Dateien ({shown}) und keine Daten von Rommé Ledger"
     return None

@@ -121,7 +121,7 @@ class HallMiddleware:
             if is_laptop_only(path) or not (is_phone_path(path) or remote):
                 return _page(request, "hall/laptop_only.html", 403)
         elif not flags.set_up() and not (
-            path.startswith(("/hall/setup/", "/hall/guide/", "/static/", "/i18n/"))
+            path.startswith(("/hall/setup/", "/hall/guide/", "/hall/doctor/", "/static/", "/i18n/"))
             or path == "/favicon.ico"
         ):
             return HttpResponseRedirect(reverse("hall:setup"))

@@ -33,8 +33,10 @@ COPIES = "database"
 STATE_FILE = "backup-state.json"
 STAMP = "%Y%m%d-%H%M%S"
 ARCHIVE_RE = re.compile(r"^e(\d+)_(\d{8}-\d{6})Z_r(\d+)-s(\d+)(?:_([a-z0-9-]*))?\.json$")
-COPY_RE = re.compile(r"^romme_(\d{8}-\d{6})Z(?:_([a-z0-9-]+))?\.sqlite3$")
+# (dots: the version in the name of the copy made before an update, romme.upgrade)
+COPY_RE = re.compile(r"^romme_(\d{8}-\d{6})Z(?:_([a-z0-9.-]+))?\.sqlite3$")
 BEFORE_RESTORE = "vor-wiederherstellung"
+BEFORE_UPDATE = "vor-update-"
 # The loop writes its state at least this often; older means it does not run.
 STATE_EVERY = 30.0
 
@@ -190,6 +192,10 @@ def rows(where: Path) -> list[dict]:
             row["version"] = f"{b.marker[0]} / {b.marker[1]}"
         elif b.label == BEFORE_RESTORE:
             row["kind"] = _("database copy (before a restore)")
+        elif b.label.startswith(BEFORE_UPDATE):
+            row["kind"] = _("database copy (before the update from version %(version)s)") % {
+                "version": b.label.removeprefix(BEFORE_UPDATE)
+            }
         else:
             row["kind"] = _("database copy")
         result.append(row)

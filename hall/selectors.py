@@ -4,10 +4,12 @@ backups' state; the events a phone may open."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 
 from django.conf import settings
 
-from common import lan
+from common import datafolder, lan
 from scoring.sheets.codes import qr_data_uri
 from tournaments.models import Event
 
@@ -23,6 +25,22 @@ class StartPanel:
     data_folder: str
     settings: object
     backups: object
+    update: dict | None = None
+
+
+def update_notice() -> dict | None:
+    """{"previous", "version", "copy"} when this start of the hall updated the data folder
+    (romme.upgrade wrote version.json's "previous" after the hall process started)."""
+    from hall.backups import hall_started
+
+    stamp = datafolder.read_stamp(Path(settings.HALL_DATA_DIR))
+    try:
+        migrated = datetime.fromisoformat(stamp["migrated_at"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not stamp.get("previous") or migrated < hall_started().replace(microsecond=0):
+        return None
+    return {k: stamp.get(k, "") for k in ("previous", "version", "copy")}
 
 
 def start_panel() -> StartPanel | None:
@@ -42,6 +60,7 @@ def start_panel() -> StartPanel | None:
         data_folder=str(settings.HALL_DATA_DIR),
         settings=services.load(),
         backups=backups.status(),
+        update=update_notice(),
     )
 
 

@@ -8,6 +8,9 @@ from a desktop shortcut on Windows, from the Terminal on macOS and from make on 
 - the data folder (`common.datafolder`): refused with a German message when it cannot be
   written, and locked (filelock) so that a second hall mode on the same folder stops
   before it touches anything;
+- a folder of another application, or one written by a newer version, refused before
+  anything is written; an update of the app migrates the database after a copy of it
+  (`romme.upgrade`: a failed migration writes the copy back and exits 2);
 - the secret key made on the first start, the database migrated, the static files
   collected (production settings: DEBUG off, whitenoise, CSP enforced);
 - three child processes started with the same Python: the task worker (long exports,
@@ -50,8 +53,10 @@ def _fail(text: str) -> int:
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m romme.hall",
+    from romme.arguments import GermanParser
+
+    parser = GermanParser(
+        prog="romme-ledger hall",
         description="Rommé Ledger im Saal: der Laptop als Server für die Handys.",
     )
     parser.add_argument("--data", help="Datenordner (sonst ROMME_DATA oder der Benutzerordner)")
@@ -61,7 +66,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--threads", type=int, default=int(os.environ.get("HALL_THREADS", "8")))
     parser.add_argument("--no-browser", action="store_true", help="keinen Browser öffnen")
-    parser.add_argument("--child", choices=CHILDREN, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--upgrade-only",
+        action="store_true",
+        help="nur die Daten auf diese Version bringen (mit Sicherungskopie), nicht starten",
+    )
+    parser.add_argument("--child", choices=(*CHILDREN, "static"), help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -118,11 +128,14 @@ def _resume_live() -> None:
 
 def run_child(name: str) -> int:
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
-    if name != "backups" and hasattr(os, "nice"):  # (Windows has no nice)
+    if name not in ("backups", "static") and hasattr(os, "nice"):  # (Windows has no nice)
         os.nice(CHILD_NICENESS)
     if name == "live":  # its commits unsynced but one (romme/settings.py)
         os.environ["HALL_SQLITE_SYNC"] = "NORMAL"
     call_command = _django()
+    if name == "static":  # a first start's collectstatic, beside the migrations
+        _collect_static(call_command)
+        return 0
     freeze_startup_heap()  # as the web server does (romme/wsgi.py)
     if name == "worker":  # exports, prints, imports
         call_command("db_worker", reload=False, queue_name="default")  # (reload=False: none)
@@ -186,7 +199,9 @@ def _banner(port: int, listen: str) -> None:
 
     found = lan.hall_address(fresh=True)
     _say("")
-    _say("Rommé Ledger im Saal")
+    from common.version import __version__
+
+    _say(f"Rommé Ledger {__version__} im Saal")
     _say(f"  Am Laptop:   http://127.0.0.1:{port}/")
     if found.url:
         _say(f"  Handys:      {found.url}")
@@ -238,6 +253,15 @@ def run(args: argparse.Namespace) -> int:
     from common import datafolder
 
     folder = datafolder.resolve(args.data)
+    from romme.upgrade import foreign_database
+
+    foreign = datafolder.foreign_reason(folder) or foreign_database(folder)
+    if foreign:
+        return _fail(
+            f"Der Ordner {folder} ist kein Datenordner von Rommé Ledger ({foreign}). Bitte "
+            "einen leeren oder den bisherigen Datenordner wählen (--data). Nichts wurde "
+            "verändert."
+        )
     problem = datafolder.check_writable(folder)
     if problem:
         return _fail(
@@ -265,8 +289,33 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
     _environment(args, folder)
     call_command = _django()
     _say(f"Datenordner: {folder}")
-    call_command("migrate", interactive=False, verbosity=0)
-    _collect_static(call_command)
+    from romme import upgrade
+
+    static = Child("static", folder, args.port)
+
+    def first_start() -> None:
+        # A new folder has nothing to protect: its static files are collected by a child
+        # while this process migrates (each takes seconds; the laptop has two cores or more).
+        if not args.upgrade_only:
+            static.start()
+
+    try:
+        upgrade.bring_up_to_date(
+            folder,
+            lambda: call_command("migrate", interactive=False, verbosity=0),
+            _say,
+            on_fresh=first_start,
+        )
+    except upgrade.UpgradeRefused as refused:
+        static.stop()
+        return _fail(str(refused))
+    if static.process is not None:
+        static.process.wait()  # its collectstatic done (then its pipe may close)
+        static.process.stdin.close()
+    if args.upgrade_only:
+        _say(f"Daten auf dem Stand von Version {upgrade.__version__}.")
+        return 0
+    _collect_static(call_command)  # (nothing to do when the child collected them)
     from hall.services import load
 
     load()
@@ -294,7 +343,7 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
         except OSError as error:
             return _fail(
                 f"Port {args.port} ist belegt ({error.strerror}). Läuft Rommé Ledger schon? "
-                f"Sonst einen anderen Port wählen: python -m romme.hall --port 8001"
+                f"Sonst einen anderen Port wählen: romme-ledger hall --port 8001"
             )
         _banner(args.port, args.listen)
         _first_start_hint(args.port)

@@ -1,14 +1,15 @@
 """`/healthz`: one JSON answer for a monitor (no login, no personal data).
 
-    {"status": "ok", "checks": {"database": {...}, "cache": {...}, "disk": {...},
-                                "jobs": {...}}}
+    {"status": "ok", "version": "1.0.0",
+     "checks": {"database": {...}, "cache": {...}, "disk": {...}, "jobs": {...}}}
 
-200 if every check is ok, 503 if one fails. Checks: the database answers `SELECT 1` and is
-writable (not a read-only transaction or file), the cache stores and returns a value, the
-folders the app writes to (database file, media, the temporary folder the PDF and upload
-code spill into) have at least HEALTH_MIN_FREE_MB free, and the task queue is served: no
-task has waited longer than ten minutes (else no worker runs, `manage.py db_worker`).
-Folder names and errors are reported by kind only: no paths, no settings, no user data.
+`version` is the app's (common.version). 200 if every check is ok, 503 if one fails.
+Checks: the database answers `SELECT 1` and is writable (not a read-only transaction or
+file), the cache stores and returns a value, the folders the app writes to (database file,
+media, the temporary folder the PDF and upload code spill into) have at least
+HEALTH_MIN_FREE_MB free, and the task queue is served: no task has waited longer than ten
+minutes (else no worker runs, `manage.py db_worker`). Folder names and errors are reported
+by kind only: no paths, no settings, no user data.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from common.version import __version__
 
 DEFAULT_MIN_FREE_MB = 200
 
@@ -122,5 +125,6 @@ def healthz(request):
     checks = {name: _timed(check) for name, check in CHECKS.items()}
     ok = all(check["ok"] for check in checks.values())
     return JsonResponse(
-        {"status": "ok" if ok else "fail", "checks": checks}, status=200 if ok else 503
+        {"status": "ok" if ok else "fail", "version": __version__, "checks": checks},
+        status=200 if ok else 503,
     )

@@ -16,6 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from common import datafolder
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The templates, static files and translations: top-level folders of the source tree, or, in
+# an installed copy (the wheel; setup.py copies them), folders of the package romme itself.
+_PACKAGE_DIR = Path(__file__).resolve().parent
+ASSETS_DIR = _PACKAGE_DIR if (_PACKAGE_DIR / "templates").is_dir() else BASE_DIR
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -187,7 +191,7 @@ ROOT_URLCONF = "romme.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [ASSETS_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -195,6 +199,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "romme.views.app_version",
             ],
         },
     },
@@ -246,13 +251,13 @@ LOGOUT_REDIRECT_URL = "home"
 # German is what our users read; English for guests and the federation's visitors.
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [ASSETS_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Berlin")
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [ASSETS_DIR / "static"]
 # `collectstatic` writes here; a server may put it elsewhere (the production smoke uses a temp dir).
 STATIC_ROOT = Path(
     os.environ.get("STATIC_ROOT")
@@ -343,7 +348,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
-if HALL_MODE:
+if HALL_MODE and HALL_DATA_DIR.is_dir():  # (not for the doctor looking at a new folder)
     # A log in the data folder as well: what a club's helper sends along when asking for help.
     LOGGING["formatters"] = {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}}
     LOGGING["handlers"]["file"] = {

@@ -30,5 +30,6 @@ urlpatterns = [
     path("", include("federation.public.urls")),
     path("", include("federation.submissions.urls")),
     path("", include("live.urls")),
+    path("hall/doctor/", views.doctor, name="doctor"),
     path("", include("hall.urls")),
 ]

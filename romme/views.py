@@ -1,10 +1,18 @@
+from pathlib import Path
+
 from django.conf import settings
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
 from clubs.permissions import clubs_with_role
+from common.version import __version__
 from hall import selectors as hall_selectors
+
+
+def app_version(request) -> dict:
+    """The footer's version (a context processor): the one in common.version."""
+    return {"APP_VERSION": __version__}
 
 
 def home(request):
@@ -29,3 +37,20 @@ def favicon(request):
     """Browsers ask for /favicon.ico on pages without a <link rel=icon> (PDF viewers, feeds)."""
     # Not permanent: with hashed static names the target changes with each release.
     return redirect(static("favicon.svg"))
+
+
+def doctor(request):
+    """The doctor's report (romme.doctor) on the hall's start page: the laptop only (the
+    hall's middleware keeps /hall/ from other devices)."""
+    from django.http import Http404
+
+    from romme import doctor as checks
+
+    if not settings.HALL_MODE:
+        raise Http404
+    report = checks.report(Path(settings.HALL_DATA_DIR), settings.HALL_PORT, hall_running=True)
+    return render(
+        request,
+        "hall/doctor.html",
+        {"checks": report, "can_run": checks.can_run(report), "version": __version__},
+    )

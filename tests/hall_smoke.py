@@ -48,6 +48,7 @@ from contextlib import closing
 from pathlib import Path
 
 from bench.load.hall import DIRECTOR
+from bench.rigs import serving as bench_serving
 from bench.rigs.serving import (
     PASSWORD,
     ROOT,
@@ -487,6 +488,15 @@ def with_django(smoke: Smoke, folder: Path, director: Client, hall) -> None:
     short_load(smoke, hall, director_user, club)
 
 
+def installed_hall_command(folder: Path, port: int, listen: str = "127.0.0.1") -> list[str]:
+    """`romme-ledger hall` of the installed package (the console script beside this Python),
+    on loopback only, as bench.rigs.serving.hall_command."""
+    if not listen.startswith("127."):
+        raise ValueError(f"the hall of a smoke listens on loopback only, not {listen}")
+    return [str(Path(sys.executable).with_name("romme-ledger")), "hall", "--data", str(folder),
+            "--port", str(port), "--listen", listen, "--no-browser"]  # fmt: skip
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -502,7 +512,18 @@ def main(argv=None) -> int:
         "header: every request goes to 127.0.0.1)",
     )  # fmt: skip
     parser.add_argument("--keep", action="store_true", help="keep the data folder")
-    return run(parser.parse_args(argv))
+    parser.add_argument(
+        "--installed", action="store_true",
+        help="start `romme-ledger hall` of the installed package (never a source tree's app)",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.installed:
+        from tests.prod_smoke import require_installed
+
+        require_installed()
+        global hall_command  # this module's and bench.rigs.serving's (start_hall) starts
+        hall_command = bench_serving.hall_command = installed_hall_command
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,9 @@ from pathlib import Path
 from tests.pdf_checks import print_style_problems
 
 ROOT = Path(__file__).resolve().parent.parent
+# --installed: the app of an installed wheel (`romme-ledger manage …`, gunicorn beside this
+# Python), run from a folder outside any source tree (.ci/run, issue 36).
+INSTALLED = {"on": False}
 ROLES = [("admin", "admin-demo"), ("organiser", "organiser-demo"), ("scorer", "scorer-demo"),
          ("viewer", "viewer-demo")]  # fmt: skip
 ALLOWED = {200, 302, 403, 404}
@@ -188,9 +191,15 @@ def fresh_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def manage_command(*args: str) -> list[str]:
+    if INSTALLED["on"]:
+        return [str(Path(sys.executable).with_name("romme-ledger")), "manage", *args]
+    return [sys.executable, "manage.py", *args]
+
+
 def manage(env: dict, *args: str) -> str:
     result = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+        manage_command(*args), cwd=ROOT, env=env, capture_output=True, text=True
     )
     if result.returncode:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{result.stderr[-3000:]}")
@@ -249,8 +258,8 @@ def run(args) -> int:
               "--timeout", "120", "--log-level", "warning"], log)
             for p, n in ((port, 2), (other_port, 1))
         ]  # fmt: skip
-        worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5",
-                  "--queue-name", "*"]  # fmt: skip
+        worker = manage_command("db_worker", "--no-reload", "--interval", "0.5",
+                                "--queue-name", "*")  # fmt: skip
         commands.append((worker, worker_log))
         processes = [
             subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -451,7 +460,25 @@ def main(argv=None) -> int:
     )  # fmt: skip
     parser.add_argument("-v", "--verbose", action="store_true", help="List every URL.")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port.")
-    return run(parser.parse_args(argv))
+    parser.add_argument(
+        "--installed", action="store_true",
+        help="the installed package's app (romme-ledger manage), never a source tree's",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.installed:
+        INSTALLED["on"] = True
+        require_installed()
+    return run(args)
+
+
+def require_installed() -> None:
+    """Stop unless the app is imported from an installation, not from a source tree."""
+    import romme
+
+    where = Path(romme.__file__).resolve()
+    if "site-packages" not in where.parts or (where.parents[1] / "manage.py").exists():
+        raise SystemExit(f"--installed: romme comes from {where}, not from an installed wheel")
+    print(f"installed app: {where.parent}", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from clubs.models import Club, Player
+from common.version import __version__
 from scoring.archive import sections
 from scoring.archive.fields import (
     field_plan,
@@ -27,6 +28,13 @@ from scoring.archive.fields import (
 from scoring.archive.validate import FORMAT, VERSION
 from scoring.models import Sheet, SheetVersion
 from tournaments.models import Event, Group, GroupMember, Participant, Season, Seat, Series, Table
+
+
+def exported_from() -> str:
+    """The archive's `exported_from`: the site's name (SITE_NAME) and the app's version,
+    e.g. "Rommé Ledger 1.0.0" (a string the format already has: older readers take it)."""
+    name = getattr(settings, "SITE_NAME", "") or "Rommé Ledger"
+    return f"{name} {__version__}"
 
 
 def _plain(value) -> Any:
@@ -167,7 +175,7 @@ def export_event(
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
-        "exported_from": getattr(settings, "SITE_NAME", "") or "Rommé Ledger",
+        "exported_from": exported_from(),
         "event": event_data,
         "clubs": [_club_dict(c) for c in sorted(other_clubs.values(), key=lambda c: c.short_name)],
         "players": [_dump_fields(p, Player) for p in players],

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -69,16 +68,17 @@ PAGE_MM = 184.0  # A4 portrait less the margins: the width every grid is laid ou
 MIN_TEXT_MM = 14.0
 HEADER_WORD = 5  # longer header words are hyphenated (German rules, `hyphens: auto`)
 NARROW_HEADER_WORD = 3  # ... over numbers even shorter ones, when the page is too narrow
-FONTS = Path(__file__).resolve().parents[2] / "static" / "fonts"
 
 
 @lru_cache(maxsize=2)
 def _advances(name: str) -> tuple[dict[int, float], float]:
     """Code point -> advance in em of a font in static/fonts, and the widest advance (for
     characters the font lacks)."""
+    from django.contrib.staticfiles import finders
     from fontTools.ttLib import TTFont
 
-    font = TTFont(FONTS / name, lazy=True)
+    # Through the static finders: the source tree's static/ or the installed package's.
+    font = TTFont(finders.find(f"fonts/{name}"), lazy=True)
     units = font["head"].unitsPerEm
     metrics = font["hmtx"].metrics
     advances = {cp: metrics[glyph][0] / units for cp, glyph in font.getBestCmap().items()}

@@ -173,7 +173,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "prizes:public_prizes": {"pk": i["event"]},
         "prizes:fees": {"pk": i["event"]}, "prizes:payment_set": {"pk": i["participant"]},
         "hall:setup": {}, "hall:settings": {}, "hall:backups": {}, "hall:guide": {},
-        "hall:backup_restore": {},
+        "hall:backup_restore": {}, "doctor": {},
         "live:batches": {}, "live:status": {}, "live:club_tokens": {"pk": i["club"]},
         "live:token_revoke": {"pk": 1}, "live:take_over": {"pk": i["event"]},
         "live:hand_back": {"pk": i["event"]}, "live:hand_back_cancel": {"pk": i["event"]},

@@ -1,0 +1,178 @@
+"""Safe upgrades of the hall's data folder (romme.upgrade, issue 36), on the data folders kept
+in tests/hall/fixtures (made by `tests.hall.fixtures.make_folder` with the schema of their
+version): each is started by this version with every event, sheet, payment and backup
+intact; a later version's update copies first and then migrates; a newer folder is refused;
+a migration failing halfway, a full disk during the copy and a folder of another
+application leave the folder as it was, with a German message and exit status 2.
+
+Each start is a process of its own (`tests.hall.upgrade_script`): the hall's settings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from common.version import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("data-*"))
+# Written by any start (the lock, SQLite's side files, the log): not the folder's content.
+RUNTIME = ("hall.lock", "hall.log", "romme.sqlite3-wal", "romme.sqlite3-shm")
+# What a migration itself writes (its row, the row's id counter).
+MIGRATION_BOOKS = ("django_migrations", "sqlite_sequence")
+
+
+def start(folder: Path, mode: str, *extra: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HALL_", "ROMME_"))}
+    for name in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"):
+        env.pop(name, None)
+    command = [sys.executable, "-m", "tests.hall.upgrade_script", str(folder), mode, *extra]
+    return subprocess.run(
+        command, cwd=ROOT, env={**env, "CI": "true"}, capture_output=True, text=True, timeout=300
+    )
+
+
+def tables(database: Path) -> dict[str, list]:
+    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: db.execute(f'SELECT * FROM "{n}" ORDER BY rowid').fetchall() for n in names}
+
+
+def files(folder: Path) -> dict[str, str]:
+    """Every file's SHA-256 but the runtime's and the database (compared by its content)."""
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in folder.rglob("*")
+        if path.is_file() and path.name not in RUNTIME and path.name != "romme.sqlite3"
+    }
+
+
+def state(folder: Path) -> tuple:
+    return files(folder), tables(folder / "romme.sqlite3")
+
+
+@pytest.fixture(params=FIXTURES, ids=lambda p: p.name)
+def kept(request, tmp_path) -> Path:
+    folder = tmp_path / "data"
+    shutil.copytree(request.param, folder)
+    return folder
+
+
+def test_fixtures_are_kept():
+    assert FIXTURES, "no kept data folder in tests/hall/fixtures"
+    for folder in FIXTURES:
+        assert (folder / "romme.sqlite3").is_file() and (folder / "version.json").is_file()
+        assert list(folder.glob("backups/events/*.json"))
+        assert list(folder.glob("backups/database/*.sqlite3"))
+
+
+def test_this_version_starts_every_kept_folder_with_everything_intact(kept):
+    before_files, before = state(kept)
+    done = start(kept, "today", "--archives")
+    assert done.returncode == 0, done.stderr
+    events = len(list(kept.glob("backups/events/*.json")))
+    assert f"ARCHIVES {events} {events}" in done.stdout  # every event as its backup says
+    after_files, after = state(kept)
+    for name, rows in before.items():  # events, sheets, payments, links: every row
+        if name not in MIGRATION_BOOKS:
+            assert after[name] == rows, name
+    assert {k: v for k, v in after_files.items() if k != "version.json"} == {
+        k: v for k, v in before_files.items() if k != "version.json"
+    }  # the backups
+    assert json.loads((kept / "version.json").read_text())["version"] == __version__
+
+
+def test_a_later_version_copies_the_database_then_migrates_and_says_so(kept):
+    before_files, before = state(kept)
+    old = json.loads((kept / "version.json").read_text())["version"]
+    done = start(kept, "later", "--archives")
+    assert done.returncode == 0, done.stderr
+    assert "Update der Daten von Version" in done.stdout and "Sicherungskopie" in done.stdout
+    events = len(list(kept.glob("backups/events/*.json")))
+    assert f"ARCHIVES {events} {events}" in done.stdout
+    copies = list(kept.glob(f"backups/database/romme_*_vor-update-{old}.sqlite3"))
+    assert len(copies) == 1
+    assert tables(copies[0]) == before  # the copy is the old state, whole
+    after = tables(kept / "romme.sqlite3")
+    assert after["hall_upgrade_probe"] == [(1, "1.1.0")]
+    for name, rows in before.items():
+        if name not in MIGRATION_BOOKS:
+            assert after[name] == rows, name
+    assert set(after["django_migrations"]) > set(before["django_migrations"])
+    stamp = json.loads((kept / "version.json").read_text())
+    assert stamp["version"] == "1.1.0" and stamp["previous"] == old
+    assert stamp["copy"] == copies[0].name
+    after_files = files(kept)
+    for name, digest in before_files.items():  # the backups that were there
+        if name != "version.json":
+            assert after_files[name] == digest, name
+
+    # Back to this (older) version: the folder is refused and left as it is.
+    updated = state(kept)
+    refused = start(kept, "today")
+    assert refused.returncode == 2
+    assert "von einer neueren Version von Rommé Ledger" in refused.stderr
+    assert "nichts verändert" in refused.stderr
+    assert state(kept) == updated
+
+
+def test_a_folder_of_a_newer_version_is_refused_untouched(kept):
+    stamp = json.loads((kept / "version.json").read_text())
+    (kept / "version.json").write_text(json.dumps({**stamp, "version": "99.0.0"}))
+    before = state(kept)
+    done = start(kept, "today")
+    assert done.returncode == 2
+    assert "neueren Version" in done.stderr and "(99.0.0)" in done.stderr
+    assert state(kept) == before
+
+
+def test_a_migration_that_fails_halfway_leaves_the_folder_as_it_was(kept):
+    before = state(kept)
+    done = start(kept, "later-fails")
+    assert done.returncode == 2
+    assert "ist fehlgeschlagen" in done.stderr and "Testfehler mitten im Update" in done.stderr
+    assert "Der alte Stand ist wiederhergestellt" in done.stderr
+    assert state(kept) == before
+
+
+def test_a_full_disk_during_the_copy_changes_nothing(kept):
+    before = state(kept)
+    done = start(kept, "later-full-disk")
+    assert done.returncode == 2
+    assert "Sicherungskopie vor dem Update konnte nicht geschrieben werden" in done.stderr
+    assert "Datenträger voll" in done.stderr and "nichts verändert" in done.stderr
+    assert state(kept) == before
+    assert not list(kept.glob("backups/database/.*.tmp"))
+
+
+def test_a_folder_of_another_application_is_refused_untouched(tmp_path):
+    other = tmp_path / "Fotos"
+    other.mkdir()
+    (other / "urlaub.jpg").write_bytes(b"\xff\xd8 not ours")
+    done = start(other, "today")
+    assert done.returncode == 2
+    assert "kein Datenordner von Rommé Ledger" in done.stderr and "urlaub.jpg" in done.stderr
+    assert sorted(p.name for p in other.iterdir()) == ["urlaub.jpg"]
+
+
+def test_a_database_of_another_application_is_refused_untouched(tmp_path):
+    other = tmp_path / "data"
+    other.mkdir()
+    with closing(sqlite3.connect(other / "romme.sqlite3")) as db:
+        db.execute("CREATE TABLE kunden (id integer PRIMARY KEY, name text)")
+        db.commit()
+    before = (other / "romme.sqlite3").read_bytes()
+    done = start(other, "today")
+    assert done.returncode == 2
+    assert "keine Tabellen von Rommé Ledger" in done.stderr
+    assert sorted(p.name for p in other.iterdir()) == ["romme.sqlite3"]
+    assert (other / "romme.sqlite3").read_bytes() == before
