@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "federation",
+    "leagues",
     "prizes",
     "live",
     "hall",

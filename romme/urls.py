@@ -29,6 +29,8 @@ urlpatterns = [
     path("federation/", include("federation.urls")),
     path("", include("federation.public_urls")),
     path("", include("federation.submit_urls")),
+    path("ligen/", include("leagues.urls")),
+    path("", include("leagues.public_urls")),
     path("", include("live.urls")),
     path("", include("hall.urls")),
 ]
