@@ -94,13 +94,14 @@ def _german(value) -> str:
 
 
 def higher_is_better(division: Division) -> bool:
-    # Rommé scores are minus points unless a match day's event says otherwise.
+    # The score direction of the rule set the division's days are played under (the
+    # default German rules: higher is better).
     event = (
         MatchDay.objects.filter(division=division, event__isnull=False)
         .select_related("event")
         .first()
     )
-    return event.event.ruleset.higher_is_better if event else False
+    return event.event.ruleset.higher_is_better if event else True
 
 
 def table_of(division: Division, *, hib: bool | None = None) -> DivisionTable:
