@@ -27,7 +27,7 @@ def test_roster_refuses_with_player_named(league):
     ).player
     with pytest.raises(ValidationError) as err:
         season_services.add_to_roster(league.directors[0], team, extra)
-    assert "Zu Viel" in messages(err) and "full" in messages(err)
+    assert "Zu Viel" in messages(err) and "voll" in messages(err)
     stranger = league.players[1][5]
     with pytest.raises(ValidationError) as err:
         season_services.add_to_roster(league.directors[0], team, stranger)
@@ -83,11 +83,11 @@ def test_lineup_refusals(league, day):
     not_on_roster = league.players[0][5]
     with pytest.raises(ValidationError) as err:
         matchday_services.set_lineup(league.captain, day, team0, [not_on_roster])
-    assert not_on_roster.full_name in messages(err) and "roster" in messages(err)
+    assert not_on_roster.full_name in messages(err) and "Kader" in messages(err)
     # a player of team 0 in team 1's line-up: not on its roster, and in another line-up
     with pytest.raises(ValidationError) as err:
         matchday_services.set_lineup(league.directors[1], day, team1, [league.players[0][0]])
-    assert "already in the line-up" in messages(err)
+    assert "schon in der Aufstellung" in messages(err)
     with pytest.raises(ValidationError):
         matchday_services.set_lineup(league.captain, day, team0, league.players[0][:5])
     assert LineupEntry.objects.filter(match_day=day, team=team0).count() == 4
@@ -109,7 +109,7 @@ def test_day_through_approval_into_table(league, day):
     name_all(league, day)
     with pytest.raises(ValidationError) as err:
         matchday_services.submit_result(league.directors[0], day)
-    assert "series" in messages(err)
+    assert "Serien" in messages(err)
     # team i's players score 10 * (4 - i) per series: higher is better, team 0 best
     team_of = dict(
         LineupEntry.objects.filter(match_day=day).values_list("participant_id", "team_id")
@@ -128,7 +128,7 @@ def test_day_through_approval_into_table(league, day):
     assert [line.team for line in table.lines] == [t.name for t in league.teams]
     assert [line.points for line in table.lines] == [4, 3, 2, 1]
     assert table.lines[0].score == 4 * 3 * 40
-    assert table.lines[0].why.startswith("Ahead")
+    assert table.lines[0].why.startswith("Vorn")
     assert table.players[0].series == 3
     result.refresh_from_db()
     assert result.status == MatchDayResult.Status.APPROVED
@@ -175,7 +175,7 @@ def test_drop_rule(league, day):
     )
     with pytest.raises(ValidationError) as err:
         matchday_services.set_lineup(league.directors[0], low_day, low, league.players[0][:1])
-    assert "3 match days" in messages(err) and league.players[0][0].full_name in messages(err)
+    assert "3 Spieltagen" in messages(err) and league.players[0][0].full_name in messages(err)
 
 
 def test_promotion_count_larger_than_division(league):
@@ -198,12 +198,12 @@ def test_close_season_moves_teams(league):
     up = {low.pk: ("up", league.top.pk)}
     with pytest.raises(ValidationError) as err:
         closing.close_season(league.officer, league.season, changes=up, reason="x", **kwargs)
-    assert "of one club" in messages(err)
+    assert "eines Vereins" in messages(err)
     relegated = next(t for t, (kind, _) in plan.moves.items() if kind == "down")
     keep = {relegated: ("stay", league.top.pk)}
     with pytest.raises(ValidationError) as err:
         closing.close_season(league.officer, league.season, changes=keep, reason="", **kwargs)
-    assert "reason" in messages(err)
+    assert "Begründung" in messages(err)
     with pytest.raises(PermissionDenied):
         closing.close_season(league.directors[0], league.season, changes={}, reason="", **kwargs)
     nxt = closing.close_season(
