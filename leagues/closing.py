@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
 
-from common.history import save_with_history
+from common.history import history_user, save_with_history
 from leagues.errors import explanation_text, validation_error
 from leagues.models import Division, LeagueSeason, Team, TeamMove
 from leagues.permissions import require_officer
@@ -152,13 +153,20 @@ def close_season(
         raise ValidationError(
             {"next_name": _("A season “%(name)s” exists already.") % {"name": next_name}}
         )
+    user = history_user(actor)
+    records = []
     for team_id, (kind, target_id) in moves.items():
-        proposed = plan.moves[team_id][0]
         move = TeamMove(
-            season=season, team_id=team_id, kind=kind, target_id=target_id, proposed_kind=proposed
+            season=season,
+            team_id=team_id,
+            kind=kind,
+            target_id=target_id,
+            proposed_kind=plan.moves[team_id][0],
         )
-        note = reason if team_id in changed else "proposal"
-        save_with_history(move, actor, note)
+        move._change_reason = reason if team_id in changed else "proposal"
+        records.append(move)
+    # Bulk writes with their history: a national league closes in seconds, not minutes.
+    bulk_create_with_history(records, TeamMove, default_user=user)
     season.status = LeagueSeason.Status.CLOSED
     save_with_history(season, actor, reason or "closed")
     nxt = save_with_history(
@@ -175,32 +183,40 @@ def close_season(
         "next season",
     )
     mapping = {}
-    for division in plan.divisions:  # by level: parents first
-        mapping[division.pk] = save_with_history(
+    for level in sorted({d.level for d in plan.divisions}):  # parents first
+        new = [
             Division(
                 season=nxt,
-                name=division.name,
-                level=division.level,
-                parent=mapping.get(division.parent_id),
-                promoted=division.promoted,
-                relegated=division.relegated,
-            ),
-            actor,
-            "next season",
-        )
-    for division_id, teams in final.items():
-        for team in teams:
-            save_with_history(
-                Team(
-                    division=mapping[division_id],
-                    club_id=team.club_id,
-                    name=team.name,
-                    captain_name=team.captain_name,
-                    captain_id=team.captain_id,
-                    origin=team,
-                ),
-                actor,
-                "next season",
+                name=d.name,
+                level=d.level,
+                parent=mapping.get(d.parent_id),
+                promoted=d.promoted,
+                relegated=d.relegated,
             )
+            for d in plan.divisions
+            if d.level == level
+        ]
+        created = bulk_create_with_history(
+            new, Division, default_user=user, default_change_reason="next season"
+        )
+        olds = [d for d in plan.divisions if d.level == level]
+        mapping.update({old.pk: made for old, made in zip(olds, created, strict=True)})
+    bulk_create_with_history(
+        [
+            Team(
+                division=mapping[division_id],
+                club_id=team.club_id,
+                name=team.name,
+                captain_name=team.captain_name,
+                captain_id=team.captain_id,
+                origin=team,
+            )
+            for division_id, teams in final.items()
+            for team in teams
+        ],
+        Team,
+        default_user=user,
+        default_change_reason="next season",
+    )
     bump(season.pk)
     return nxt

@@ -92,7 +92,7 @@ def day(league):
 
 def name_all(league, day, *, open_first=True):
     if open_first:
-        matchday_services.open_match_day(league.directors[0], day)
+        matchday_services.open_match_day(league.officer, day)
     for i, team in enumerate(league.teams):
         matchday_services.set_lineup(league.directors[i], day, team, league.players[i][:4])
     day.refresh_from_db()
