@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leagues import closing_views, views
+from leagues import closing_views, division_views, views
 
 app_name = "leagues"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/staffel-neu/", views.division_new, name="division_new"),
     path("<int:pk>/saisonende/", closing_views.close_season, name="close_season"),
     path("staffeln/<int:pk>/", views.division_detail, name="division"),
+    path("staffeln/<int:pk>/bearbeiten/", division_views.division_edit, name="division_edit"),
     path("staffeln/<int:pk>/mannschaft-neu/", views.team_new, name="team_new"),
     path("staffeln/<int:pk>/spieltag-neu/", views.match_day_new, name="match_day_new"),
     path("staffeln/<int:pk>/<slug:slug>.<str:fmt>", views.division_export, name="division_export"),

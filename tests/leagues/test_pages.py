@@ -23,6 +23,7 @@ def staff_urls(league, day):
         "leagues:division_new": reverse("leagues:division_new", args=[league.season.pk]),
         "leagues:close_season": reverse("leagues:close_season", args=[league.season.pk]),
         "leagues:division": reverse("leagues:division", args=[league.top.pk]),
+        "leagues:division_edit": reverse("leagues:division_edit", args=[league.top.pk]),
         "leagues:team_new": reverse("leagues:team_new", args=[league.top.pk]),
         "leagues:match_day_new": reverse("leagues:match_day_new", args=[league.top.pk]),
         "leagues:division_export": reverse(
@@ -65,6 +66,7 @@ def test_url_walk(league, day):
         "leagues:division_new",
         "leagues:close_season",
         "leagues:match_day_new",
+        "leagues:division_edit",
     ):
         assert _get(rival, urls[name]) == 403, name
     assert _get(rival, urls["leagues:division"]) == 200
@@ -165,3 +167,15 @@ def test_public_pages_etag_and_hiding(league, day):
     league.season.public = False
     league.season.save()
     assert anonymous.get(json_url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_division_counts_refused_in_german(league):
+    officer = Client()
+    officer.force_login(league.officer)
+    url = reverse("leagues:division_edit", args=[league.top.pk])
+    response = officer.post(url, {"promoted": 0, "relegated": 9, "reason": "Beschluss"})
+    assert response.status_code == 200
+    assert "Hessenliga" in response.content.decode() and "zu viele" in response.content.decode()
+    league.top.refresh_from_db()
+    assert league.top.relegated == 1

@@ -231,7 +231,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         **{f"leagues:{n}": {"pk": i["league_season"]} for n in (
             "season", "season_edit", "division_new", "close_season")},
         **{f"leagues:{n}": {"pk": i["division"]} for n in (
-            "division", "team_new", "match_day_new")},
+            "division", "division_edit", "team_new", "match_day_new")},
         "leagues:division_export": {"pk": i["division"], "slug": "league-table", "fmt": "xlsx"},
         **{f"leagues:{n}": {"pk": i["league_team"]} for n in ("team", "team_withdraw")},
         "leagues:roster_remove": {"pk": i["roster_entry"]},
