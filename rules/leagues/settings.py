@@ -181,6 +181,9 @@ SETTING_TEXTS: dict[str, str] = {
         "Otherwise a day of n teams gives n league points for the first place, one less for "
         "each place below."
     ),
+    "points.plain": gettext_noop(
+        "A day of n teams gives n league points for the first place, one less for each place below."
+    ),
     "day_chain": gettext_noop(
         "On a match day the teams are ranked by the sum of their players' scores, then by "
         "more series won, then by the better best player, then by lot."
@@ -220,7 +223,8 @@ def describe(settings: LeagueSettings) -> tuple[Explanation, ...]:
         line("points", teams=teams, points="-".join(map(str, values)))
         for teams, values in settings.points.items()
     ]
-    out += [line("points.default"), line("day_chain"), line("table_chain")]
+    out.append(line("points.default" if settings.points else "points.plain"))
+    out += [line("day_chain"), line("table_chain")]
     out += [
         line("min_series", min_series=settings.min_series),
         line(f"withdrawn.{settings.withdrawn}"),
