@@ -9,6 +9,7 @@ table). Packages by what they measure:
 * ``bench.faults``: faults tried for real (PostgreSQL restarts, full disks, the hall, live);
 * ``bench.live``: live replication between a laptop and a server;
 * ``bench.federation``: the federation's ranking, public list and submissions at scale;
+* ``bench.leagues``: league play at scale (division tables, approvals, closing a season);
 * ``bench.rigs``: what they share (the timing harness, data sets, servers, sheet forms).
 
 Nothing in the app imports bench (an import contract in pyproject.toml checks it).

@@ -50,6 +50,9 @@ COMMANDS = {
     "federation-public": Command(
         "bench.federation.public_list", "the public ranking list and JSON, 10,000 lines"
     ),
+    "league-scale": Command(
+        "bench.leagues.scale", "a national league's tables, approvals, closing"
+    ),
     "ranking-rules": Command("bench.federation.ranking_rules", "the ranking rules alone"),
 }
 DEFAULT = "table"

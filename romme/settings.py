@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "federation",
+    "leagues",
     "prizes",
     "live",
     "hall",

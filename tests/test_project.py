@@ -57,7 +57,8 @@ def test_seed_demo_twice_changes_nothing(capsys):
         Membership.objects.count(),
         ClubRole.objects.count(),
     )
-    assert counts[0] == 2 and counts[1] == 40 and counts[3] == 3
+    # the registry's 2 clubs and 40 players, and the demo league's 2 clubs of 8 players
+    assert counts[0] == 4 and counts[1] == 56 and counts[3] == 3
     from scoring.models import Sheet
     from tournaments.models import Event
 

@@ -27,6 +27,11 @@ FOR_PHONES = {
     "prizes:public_prizes",  # who won which prize, when the director shows it: a public page
     # The federation's public pages are under /public/ too (empty on a club's laptop).
     *(f"federation_public:{n}" for n in ("index", "calendar", "archive", "ranking", "card")),
+    # So are the league's public pages (their JSON under /api/ligen/ is not for phones).
+    *(
+        f"leagues_public:{n}"
+        for n in ("index", "season", "division", "division_export", "match_day", "team")
+    ),
 }
 REFUSAL = "opens on the tournament director's laptop only"
 

@@ -36,6 +36,7 @@ PUBLIC = {
     "prizes:public_prizes": "the prize winners: published series only, when the plan shows them",
     # Federation (issue 27, point 6): public rankings only; names, clubs and results only
     "federation_public:index": "the public ranking lists",
+    "leagues_public:index": "the public league seasons (the walk's season is not public)",
     "federation_public:calendar": "sanctioned events of public rankings: no results",
     "federation_public:archive": "approved events of public rankings, searched by name only",
     "federation_public:ranking": "a public ranking list: hidden players without name",
@@ -63,6 +64,7 @@ REGISTRY = {
     "federation:ranking_list": "the rankings of the user's associations (none: empty)",
     "federation:review_queue": "what the user's own roles decide or submitted (none: empty)",
     "federation_submit:matching_list": "players to match in the user's regions (none: empty)",
+    "leagues:season_list": "the league seasons of the user's roles, clubs and teams (none: empty)",
 }
 # Open to whoever holds a table's token (the QR on the table, issue 16): that table's sheet
 # in that series only. Walked here with a token of no table, which must open nothing.
@@ -224,6 +226,25 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "federation_submit:event_submit_status": {"pk": i["event"]},
         "federation_submit:submission": {"pk": i["submission"]},
         "federation_submit:submission_status": {"pk": i["submission"]},
+        # league play: a season of club A's region that is not public (tests/leagues walks
+        # the roles)
+        "leagues:season_list": {}, "leagues:season_new": {}, "leagues_public:index": {},
+        **{f"leagues:{n}": {"pk": i["league_season"]} for n in (
+            "season", "season_edit", "division_new", "close_season")},
+        **{f"leagues:{n}": {"pk": i["division"]} for n in (
+            "division", "division_edit", "team_new", "match_day_new")},
+        "leagues:division_export": {"pk": i["division"], "slug": "league-table", "fmt": "xlsx"},
+        **{f"leagues:{n}": {"pk": i["league_team"]} for n in ("team", "team_withdraw")},
+        "leagues:roster_remove": {"pk": i["roster_entry"]},
+        **{f"leagues:{n}": {"pk": i["match_day"]} for n in (
+            "match_day", "match_day_open", "match_day_submit", "match_day_decide")},
+        "leagues_public:season": {"pk": i["league_season"]},
+        "leagues_public:division": {"pk": i["division"]},
+        "leagues_public:division_json": {"pk": i["division"]},
+        "leagues_public:division_export": {"pk": i["division"], "slug": "league-table",
+                                           "fmt": "pdf"},
+        "leagues_public:match_day": {"pk": i["match_day"]},
+        "leagues_public:team": {"pk": i["league_team"]},
     }  # fmt: skip
     if name in simple:
         return [simple[name]]
@@ -260,7 +281,7 @@ def _snapshot() -> dict:
 
     return {
         model._meta.label: sorted(map(repr, model.objects.values_list()))
-        for label in ("clubs", "tournaments", "scoring", "federation")
+        for label in ("clubs", "tournaments", "scoring", "federation", "leagues")
         for model in apps.get_app_config(label).get_models()
     }
 
@@ -312,6 +333,18 @@ def _federation(world, club_a, organiser_a):
                                      family_name="Iser", problem="unknown")  # fmt: skip
     world["ids"].update(player_match=row.pk, club_token=issue_token(club_a)[0].pk,
                         submission=arrival.pk)  # fmt: skip
+    # A league season of the region (not public) with a team of club A and a match day
+    from leagues.models import Division, LeagueSeason, MatchDay, RosterEntry, Team
+
+    season = LeagueSeason.objects.create(association=region, name="Liga", first_year=2026,
+                                         last_year=2026, public=False)  # fmt: skip
+    division = Division.objects.create(season=season, name="Landesliga", level=1)
+    team = Team.objects.create(division=division, club=club_a, name="A I")
+    entry = RosterEntry.objects.create(team=team, player_id=player)
+    day = MatchDay.objects.create(division=division, number=1, date="2026-03-01", host=club_a)
+    day.teams.set([team])
+    world["ids"].update(league_season=season.pk, division=division.pk, league_team=team.pk,
+                        roster_entry=entry.pk, match_day=day.pk)  # fmt: skip
 
 
 def _text(response) -> str:

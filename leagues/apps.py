@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeaguesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "leagues"
+    verbose_name = _("league play")
+
+    def ready(self):
+        # The demo league joins seed_demo through its signal (scoring imports nothing of
+        # leagues); the division table joins the exporter registry.
+        from leagues import exports  # noqa: F401
+        from leagues.demo import seed_league
+        from scoring.demo.seed import demo_seeded
+
+        demo_seeded.connect(seed_league, dispatch_uid="leagues-demo")

@@ -1,0 +1,57 @@
+"""League play in Chromium (de-DE): the host's director opens a match day, the captain names
+his team's line-up on the phone from the roster, the day is played (its sheets stand in for
+the hall), the director reports the result, the officer approves it and the public table
+shows the day; no page is wider than the screen. Screenshots go to test-artifacts/."""
+
+import pytest
+
+from leagues import matchday_services
+from leagues.demo_play import play_match_day
+from tests.browser.test_german_director import _login, _shot
+from tests.leagues.conftest import day, league  # noqa: F401  (the fixtures)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_captain_and_director_run_a_match_day_in_german(live_server, browser, league, day):  # noqa: F811
+    director, page = _login(browser, live_server, "desktop", "director0")
+    page.goto(f"{live_server.url}/ligen/spieltage/{day.pk}/")
+    page.click("button:has-text('Spieltag eröffnen')")
+    page.wait_for_load_state()
+    assert "Spieltag leiten" in page.locator("main").inner_text()
+
+    captain, phone = _login(browser, live_server, "phone", "kapitaen")
+    phone.goto(f"{live_server.url}/ligen/spieltage/{day.pk}/")
+    team = league.teams[0]
+    form = phone.locator(f"form:has(input[name=team][value='{team.pk}'])")
+    for player in league.players[0][:4]:
+        form.locator(f"input[type=checkbox][value='{player.pk}']").check()
+    form.locator("button:has-text('Aufstellung speichern')").click()
+    phone.wait_for_load_state()
+    assert "gespeichert" in phone.locator(".messages").inner_text()
+    _shot(phone, "league-lineup", "phone")
+    captain.close()
+
+    for i, other in enumerate(league.teams[1:], start=1):
+        matchday_services.set_lineup(league.directors[i], day, other, league.players[i][:4])
+    day.refresh_from_db()
+    index = {t.pk: i for i, t in enumerate(league.teams)}
+    team_of = dict(day.lineup.values_list("participant_id", "team_id"))
+    play_match_day(day, lambda n, pid: 100 - 10 * index[team_of[pid]])
+
+    page.reload()
+    page.click("button:has-text('Ergebnis an die Liga melden')")
+    page.wait_for_load_state()
+    assert "eingereicht" in page.locator("main").inner_text()
+    director.close()
+
+    officer, desk = _login(browser, live_server, "desktop", "ligawart")
+    desk.goto(f"{live_server.url}/ligen/spieltage/{day.pk}/")
+    desk.select_option("select[name=decision]", "approve")
+    desk.click("button:has-text('Entscheiden')")
+    desk.wait_for_load_state()
+    desk.goto(f"{live_server.url}/public/ligen/staffeln/{league.top.pk}/")
+    table = desk.locator("table[data-league-table]").inner_text()
+    assert "Club 0 I" in table.splitlines()[1] and "Tabellenpunkte" in table
+    _shot(desk, "league-table", "desktop")
+    officer.close()

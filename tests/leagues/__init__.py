@@ -1,0 +1,1 @@
+"""League play: services, permissions, pages, exports."""
