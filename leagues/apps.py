@@ -11,7 +11,7 @@ class LeaguesConfig(AppConfig):
         # The demo league joins seed_demo through its signal (scoring imports nothing of
         # leagues); the division table joins the exporter registry.
         from leagues import exports  # noqa: F401
-        from leagues.demo import seed_league
+        from leagues.demo.seed import seed_league
         from scoring.demo.seed import demo_seeded
 
         demo_seeded.connect(seed_league, dispatch_uid="leagues-demo")

@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from leagues import season_services
 from leagues.permissions import require_officer
+from leagues.seasons import services as season_services
 from leagues.views import _division, _form_view
 
 

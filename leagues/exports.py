@@ -1,6 +1,6 @@
 """The division table's prints through the one exporter registry (scoring.exports.registry):
 A4 (PDF, XLSX, print page) and A3 for the hall's wall. Their scope is an app scope, served
-by the league's own pages (leagues.views / leagues.public_views), which check who may see
+by the league's own pages (leagues.views / leagues.public.views), which check who may see
 the season; the generic export pages never serve it. Registered by LeaguesConfig.ready."""
 
 from __future__ import annotations
@@ -9,14 +9,23 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import ClassVar
 
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from leagues.models import Division
 from leagues.selectors import table_of
-from scoring.exports.registry import AppScope, Exporter, register, register_scope
+from scoring.exports.registry import (
+    AppScope,
+    Exporter,
+    get_exporter,
+    register,
+    register_scope,
+)
+from scoring.exports.rendering import ATTACHMENTS, render_export
 from scoring.exports.tables import Column, ExportTable
 
 
@@ -148,3 +157,32 @@ class DivisionWallExporter(Exporter):
             "wall_label": _("League table"),
             "printed_at": timezone.localtime(),
         }
+
+
+def export_links(division, *, public):
+    doc = DivisionTableDoc(division)
+    name = "leagues_public:division_export" if public else "leagues:division_export"
+    return [
+        {
+            "label": f"{get_exporter(slug).name} ({fmt.upper()})",
+            "url": reverse(name, args=[doc.pk, slug, fmt]),
+        }
+        for slug in ("league-table", "league-table-wall")
+        for fmt in get_exporter(slug).formats
+    ]
+
+
+def export_response(request, division, slug, fmt) -> HttpResponse:
+    if slug not in ("league-table", "league-table-wall"):
+        raise Http404
+    exporter = get_exporter(slug)
+    if fmt not in exporter.formats:
+        raise Http404
+    nonce = getattr(request, "csp_nonce", "") if fmt == "html" else ""
+    content, filename, content_type = render_export(
+        slug, DivisionTableDoc(division), fmt, csp_nonce=nonce
+    )
+    response = HttpResponse(content, content_type=content_type)
+    if fmt != "html":
+        response["Content-Disposition"] = content_disposition_header(fmt in ATTACHMENTS, filename)
+    return response

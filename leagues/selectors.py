@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from leagues.errors import explanation_text
 from leagues.models import (
     Division,
     LeagueSeason,
@@ -21,7 +22,7 @@ from leagues.models import (
     Team,
     TeamDayResult,
 )
-from rules.leagues import DayRecord, division_table
+from rules.leagues import DayRecord, describe, division_table
 from rules.leagues.table import player_table
 
 METRIC_LABELS = {
@@ -261,3 +262,7 @@ def calendar(season: LeagueSeason):
         .select_related("division", "host")
         .order_by("date", "division__level", "division__name", "number")
     )
+
+
+def settings_lines(season: LeagueSeason) -> list[str]:
+    return [explanation_text(line) for line in describe(season.settings)]

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from leagues import closing_views, division_views, views
+from leagues import division_views, views
+from leagues.closing import views as closing_views
 
 app_name = "leagues"
 

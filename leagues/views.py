@@ -8,10 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -20,9 +17,8 @@ from clubs.permissions import ORGANISER, clubs_with_role
 from common.forms import add_validation_errors
 from federation.associations.permissions import associations_for
 from federation.models import AssociationRole
-from leagues import matchday_services, season_services, selectors
-from leagues.errors import explanation_text
-from leagues.exports import DivisionTableDoc
+from leagues import selectors
+from leagues.exports import export_links, export_response
 from leagues.forms import (
     DecideForm,
     DivisionForm,
@@ -33,6 +29,7 @@ from leagues.forms import (
     SeasonForm,
     TeamForm,
 )
+from leagues.matchdays import services as matchday_services
 from leagues.models import Division, LeagueSeason, MatchDay, MatchDayResult, RosterEntry, Team
 from leagues.permissions import (
     can_name_lineup,
@@ -42,9 +39,7 @@ from leagues.permissions import (
     require_officer,
     require_see,
 )
-from rules.leagues import describe
-from scoring.exports.registry import get_exporter
-from scoring.exports.rendering import ATTACHMENTS, render_export
+from leagues.seasons import services as season_services
 
 
 def _season(request, pk) -> LeagueSeason:
@@ -75,10 +70,6 @@ def _match_day(request, pk) -> MatchDay:
     )
     require_see(request.user, day.division.season)
     return day
-
-
-def settings_lines(season: LeagueSeason) -> list[str]:
-    return [explanation_text(line) for line in describe(season.settings)]
 
 
 def _form_view(request, form, write, *, title, back):
@@ -171,7 +162,7 @@ def season_detail(request, pk):
     context = {
         "season": season,
         "officer": officer,
-        "settings": settings_lines(season),
+        "settings": selectors.settings_lines(season),
         "divisions": season.divisions.select_related("parent").order_by("level", "name"),
         "waiting": waiting if officer else [],
         "calendar": selectors.calendar(season),
@@ -217,35 +208,6 @@ def division_detail(request, pk):
         or is_officer(request.user, season),
     }
     return render(request, "leagues/division_detail.html", context)
-
-
-def export_links(division, *, public):
-    doc = DivisionTableDoc(division)
-    name = "leagues_public:division_export" if public else "leagues:division_export"
-    return [
-        {
-            "label": f"{get_exporter(slug).name} ({fmt.upper()})",
-            "url": reverse(name, args=[doc.pk, slug, fmt]),
-        }
-        for slug in ("league-table", "league-table-wall")
-        for fmt in get_exporter(slug).formats
-    ]
-
-
-def export_response(request, division, slug, fmt) -> HttpResponse:
-    if slug not in ("league-table", "league-table-wall"):
-        raise Http404
-    exporter = get_exporter(slug)
-    if fmt not in exporter.formats:
-        raise Http404
-    nonce = getattr(request, "csp_nonce", "") if fmt == "html" else ""
-    content, filename, content_type = render_export(
-        slug, DivisionTableDoc(division), fmt, csp_nonce=nonce
-    )
-    response = HttpResponse(content, content_type=content_type)
-    if fmt != "html":
-        response["Content-Disposition"] = content_disposition_header(fmt in ATTACHMENTS, filename)
-    return response
 
 
 @login_required

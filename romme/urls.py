@@ -30,7 +30,7 @@ urlpatterns = [
     path("", include("federation.public.urls")),
     path("", include("federation.submissions.urls")),
     path("ligen/", include("leagues.urls")),
-    path("", include("leagues.public_urls")),
+    path("", include("leagues.public.urls")),
     path("", include("live.urls")),
     path("hall/doctor/", views.doctor, name="doctor"),
     path("", include("hall.urls")),

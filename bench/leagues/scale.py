@@ -203,7 +203,7 @@ def build(levels, seed=37):
 
 
 def approve_all(data) -> float:
-    from leagues import matchday_services
+    from leagues.matchdays import services as matchday_services
 
     started = time.perf_counter()
     for m in data["matchdays"]:
@@ -225,7 +225,9 @@ def main(argv=None):
     from django.test import Client
     from django.urls import reverse
 
-    from leagues import closing, matchday_services, selectors
+    from leagues import selectors
+    from leagues.closing import services as closing
+    from leagues.matchdays import services as matchday_services
     from leagues.models import MatchDayResult, PlayerDayResult, TeamDayResult
 
     try:

@@ -1,0 +1,1 @@
+"""Schema history of league play."""

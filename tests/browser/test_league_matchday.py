@@ -5,8 +5,8 @@ shows the day; no page is wider than the screen. Screenshots go to test-artifact
 
 import pytest
 
-from leagues import matchday_services
-from leagues.demo_play import play_match_day
+from leagues.demo.play import play_match_day
+from leagues.matchdays import services as matchday_services
 from tests.browser.test_german_director import _login, _shot
 from tests.leagues.conftest import day, league  # noqa: F401  (the fixtures)
 

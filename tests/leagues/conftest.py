@@ -8,7 +8,8 @@ import pytest
 
 from clubs.models import ClubRole
 from federation.models import Association, AssociationRole
-from leagues import matchday_services, season_services
+from leagues.matchdays import services as matchday_services
+from leagues.seasons import services as season_services
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 

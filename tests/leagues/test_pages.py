@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from federation.models import PublicHiding
-from leagues import matchday_services
-from leagues.demo_play import play_match_day
+from leagues.demo.play import play_match_day
+from leagues.matchdays import services as matchday_services
 from tests.leagues.conftest import name_all
 
 

@@ -2,8 +2,9 @@
 
 import datetime as dt
 
-from leagues import matchday_services, selectors
-from leagues.demo_play import play_match_day
+from leagues import selectors
+from leagues.demo.play import play_match_day
+from leagues.matchdays import services as matchday_services
 from tests.leagues.conftest import name_all
 
 

@@ -6,9 +6,12 @@ import datetime as dt
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from leagues import closing, matchday_services, season_services, selectors
-from leagues.demo_play import play_match_day
+from leagues import selectors
+from leagues.closing import services as closing
+from leagues.demo.play import play_match_day
+from leagues.matchdays import services as matchday_services
 from leagues.models import LineupEntry, MatchDayResult, RosterEntry
+from leagues.seasons import services as season_services
 from tests.factories import MembershipFactory, PlayerFactory
 from tests.leagues.conftest import name_all
 from tournaments.models import GroupMember, Participant

@@ -23,7 +23,7 @@ from common.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("romme", "common", "rules", "clubs", "tournaments", "scoring", "prizes", "live",
-            "hall", "federation")  # fmt: skip
+            "hall", "federation", "leagues")  # fmt: skip
 ASSETS = ("templates", "static")
 
 

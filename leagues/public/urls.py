@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from leagues import public_views
+from leagues.public import views as public_views
 
 app_name = "leagues_public"
 

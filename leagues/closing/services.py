@@ -17,7 +17,7 @@ from common.history import history_user, save_with_history
 from leagues.errors import explanation_text, validation_error
 from leagues.models import Division, LeagueSeason, Team, TeamMove
 from leagues.permissions import require_officer
-from leagues.season_services import bump
+from leagues.seasons.services import bump
 from leagues.selectors import table_of
 from rules.leagues import DivisionInput, LeagueError, propose
 

@@ -2,7 +2,7 @@
 printable. A season that is not public answers 404; results count only once approved;
 players hidden from public lists (federation PublicHiding, DSGVO) show as "nicht
 öffentlich" without name. Pages and JSON are cached per season version
-(leagues.public_cache)."""
+(leagues.public.cache)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.views.decorators.http import require_safe
 
 from federation.models import PublicHiding
 from leagues import selectors
+from leagues.exports import export_links, export_response
 from leagues.models import Division, LeagueSeason, MatchDay, MatchDayResult, Team
-from leagues.public_cache import season_view
-from leagues.views import export_links, export_response, settings_lines
+from leagues.public.cache import season_view
 
 
 def _hidden(player_ids) -> set[int]:
@@ -38,7 +38,7 @@ def season(request, pk):
     season = get_object_or_404(LeagueSeason.objects.select_related("association"), pk=pk)
     context = {
         "season": season,
-        "settings": settings_lines(season),
+        "settings": selectors.settings_lines(season),
         "divisions": season.divisions.order_by("level", "name"),
         "calendar": selectors.calendar(season),
     }

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from common.forms import parse_int
-from leagues.closing import KINDS, proposal
-from leagues.closing import close_season as close
+from leagues.closing.services import KINDS, proposal
+from leagues.closing.services import close_season as close
 from leagues.models import LeagueSeason
 from leagues.permissions import require_officer
 from leagues.views import _season

@@ -2,7 +2,7 @@
 standings are per results version (scoring.standings.public supplies the ETag, 304 and
 headers): one query reads the season's version; an anonymous reader's `If-None-Match` is a
 304 and a hit is served from the cache without reading the table. Every write that changes
-a public figure bumps the version (leagues.season_services.bump). Logged-in readers get a
+a public figure bumps the version (leagues.seasons.services.bump). Logged-in readers get a
 private, uncached render."""
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from leagues.permissions import (
     require_officer,
     require_run_day,
 )
-from leagues.season_services import bump
+from leagues.seasons.services import bump
 from rules.leagues import DayTeam, rank_day
 from scoring.models import Sheet
 from scoring.standings.aggregate import aggregate

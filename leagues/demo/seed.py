@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 
 from clubs.models import Club, ClubRole, Membership, Player
 from federation.models import Association
-from leagues import matchday_services, season_services
-from leagues.demo_play import play_match_day
+from leagues.demo.play import play_match_day
+from leagues.matchdays import services as matchday_services
 from leagues.models import LeagueSeason
+from leagues.seasons import services as season_services
 
 SEASON = "Ligasaison 2026 (Demo)"
 REGION = "Landesverband Hessen (Demo)"
