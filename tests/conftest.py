@@ -6,6 +6,19 @@ import pytest
 pytest_plugins = ["tests.hall.fakes"]
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in German, the users' language: a request or a test that switched the
+    thread's language (the footer's switcher, an English page) must not carry it into the next
+    test, whose messages would then be English (an order-dependent failure)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def club_a(db):
     from tests.factories import ClubFactory

@@ -12,7 +12,8 @@ import random
 from django.contrib.auth import get_user_model
 
 from clubs.models import Club, ClubRole, Membership, Player
-from federation.models import Association
+from federation.associations.services import affiliate_club
+from federation.models import Affiliation, Association
 from leagues.demo.play import play_match_day
 from leagues.matchdays import services as matchday_services
 from leagues.models import LeagueSeason
@@ -59,6 +60,8 @@ def seed_league(sender=None, **kwargs) -> None:
         club, _created = Club.objects.get_or_create(
             short_name=short, defaults={"name": name, "town": town}
         )
+        if not Affiliation.objects.filter(club=club).exists():  # a league of the region's clubs
+            affiliate_club(admin, club, region, since=dt.date(2024, 1, 1), reason="Demodaten")
         clubs.append(club)
     players = {club.pk: _club_players(club, rng, club.town) for club in clubs}
     season = season_services.create_season(

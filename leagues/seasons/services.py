@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Player
 from common.history import delete_with_history, save_with_history
 from federation.associations.permissions import can_manage
-from federation.models import Association
+from federation.associations.selectors import subtree_ids
+from federation.models import Affiliation, Association
 from leagues.errors import validation_error
 from leagues.models import Division, LeagueSeason, RosterEntry, Team
 from leagues.permissions import is_officer, require_club, require_officer
@@ -140,6 +141,7 @@ def register_team(
     require_club(actor, season, club)
     if season.status == LeagueSeason.Status.CLOSED:
         raise ValidationError(_("The season “%(season)s” is closed.") % {"season": season.name})
+    _require_member(club, season.association)
     if division.teams.filter(name=name).exists():
         raise ValidationError(
             {"name": _("A team “%(name)s” plays in this division.") % {"name": name}}
@@ -156,6 +158,23 @@ def register_team(
     save_with_history(team, actor, reason or "registered")
     bump(season.pk)
     return team
+
+
+def _require_member(club: Club, association: Association) -> None:
+    """A league is played by the clubs of its association: the club belongs to it or to an
+    association below it."""
+    parents = dict(Association.objects.order_by().values_list("pk", "parent_id"))
+    below = subtree_ids(association.pk, parents)
+    if not Affiliation.objects.filter(club=club, association_id__in=below).exists():
+        raise ValidationError(
+            {
+                "club": _(
+                    "“%(club)s” does not belong to “%(association)s” or an association below it; "
+                    "only its clubs play in its league."
+                )
+                % {"club": club.name, "association": association.name}
+            }
+        )
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from clubs.models import ClubRole
-from federation.models import Association, AssociationRole
+from federation.models import Affiliation, Association, AssociationRole
 from leagues.matchdays import services as matchday_services
 from leagues.seasons import services as season_services
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
@@ -36,6 +36,7 @@ def league(db):
     lg.clubs, lg.directors, lg.players = [], [], []
     for i in range(4):
         club = ClubFactory(name=f"Club {i}", short_name=f"C{i}")
+        Affiliation.objects.create(club=club, association=lg.region, since=dt.date(2024, 1, 1))
         director = UserFactory(username=f"director{i}")
         ClubRole.objects.create(user=director, club=club, role="organiser")
         players = [

@@ -6,13 +6,14 @@ import datetime as dt
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from federation.models import Affiliation
 from leagues import selectors
 from leagues.closing import services as closing
 from leagues.demo.play import play_match_day
 from leagues.matchdays import services as matchday_services
-from leagues.models import LineupEntry, MatchDayResult, RosterEntry
+from leagues.models import LineupEntry, MatchDayResult, RosterEntry, Team
 from leagues.seasons import services as season_services
-from tests.factories import MembershipFactory, PlayerFactory
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.leagues.conftest import name_all
 from tournaments.models import GroupMember, Participant
 
@@ -64,6 +65,22 @@ def test_two_teams_of_one_club_refused(league):
     with pytest.raises(ValidationError) as err:
         season_services.register_team(league.directors[0], league.top, league.clubs[0], name="X")
     assert "Club 0" in messages(err)
+
+
+def test_a_club_outside_the_association_is_refused(league):
+    """The league of LV Hessen is played by its clubs; a club of Thüringen (or of none) may not
+    register a team, and nothing is stored."""
+    stranger = ClubFactory(name="Club Erfurt", short_name="CE")
+    director = league.officer  # the officer may register for any club, but not this one
+    for affiliated_to in (None, league.other_region):
+        if affiliated_to is not None:
+            Affiliation.objects.create(
+                club=stranger, association=affiliated_to, since=dt.date(2024, 1, 1)
+            )
+        with pytest.raises(ValidationError) as err:
+            season_services.register_team(director, league.low, stranger, name="CE I")
+        assert "Club Erfurt" in messages(err) and "LV Hessen" in messages(err)
+    assert not Team.objects.filter(club=stranger).exists()
 
 
 def test_match_day_with_two_teams_of_one_club(league):

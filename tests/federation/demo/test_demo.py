@@ -23,13 +23,14 @@ def test_the_demo_has_a_federation_and_seeds_it_once():
     national = Association.objects.get(name=NATIONAL)
     regions = list(Association.objects.filter(parent=national))
     assert len(regions) == 2
-    assert Affiliation.objects.count() == 2
+    # the federation's two demo clubs, and the demo league's two more of the region
+    assert Affiliation.objects.count() == 4
     officer = AssociationRole.objects.get(user__username="organiser")
     assert officer.role == "officer" and officer.association in regions
     record = national.history.first()
     assert record.history_change_reason == "Demodaten" and record.history_user.is_superuser
     seed_demo()
-    assert Association.objects.count() == 3 and Affiliation.objects.count() == 2
+    assert Association.objects.count() == 3 and Affiliation.objects.count() == 4
 
 
 def test_the_demo_federation_has_rankings_with_approved_events_and_a_request():
