@@ -36,12 +36,31 @@ results_changed = Signal()
 # laptop owns (a receiver's exception rolls the write back; names are never refused).
 results_bumping = Signal()
 
+# Sent once an event's content that came from another installation has committed here
+# (keywords ``event_id``, ``actor``): a submission taken in (``federation.submissions``).
+# ``leagues`` answers it: a match day played on the host club's laptop reaches the league as
+# a result waiting for the officer's approval. Here, below both the sender and the receiver.
+event_arrived = Signal()
+
 
 def _announce(event_id: int) -> None:
     # Robust: a receiver's failure is logged and never turns a committed write into an error.
     for receiver, outcome in results_changed.send_robust(sender=Event, event_id=event_id):
         if isinstance(outcome, Exception):
             logger.error("results_changed receiver %r failed", receiver, exc_info=outcome)
+
+
+def announce_arrival(event_id: int, actor=None) -> None:
+    """Inside the arrival's transaction: once it has committed, ``event_arrived`` is sent
+    (keywords ``event_id`` and ``actor``, who sent it, or None)."""
+
+    def send() -> None:
+        sent = event_arrived.send_robust(sender=Event, event_id=event_id, actor=actor)
+        for receiver, outcome in sent:
+            if isinstance(outcome, Exception):
+                logger.error("event_arrived receiver %r failed", receiver, exc_info=outcome)
+
+    transaction.on_commit(send)
 
 
 def bump_results_version(event_id: int) -> None:

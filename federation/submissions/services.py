@@ -44,6 +44,7 @@ from live.server.apply_rows import Refs, Writer
 from scoring.archive.load import import_event
 from scoring.archive.validate import ArchiveError, validate
 from tournaments.models import Event, Participant
+from tournaments.results import announce_arrival
 
 State = Submission.State
 MESSAGE_MAX = 300
@@ -367,6 +368,8 @@ def _finish(submission: Submission, event: Event, actor) -> Submission:
         row.message = _message(_("Replaced by a newer arrival of the same event."))
         save_with_history(row, actor, reason(), clean=False)
     submission.event, submission.state, submission.data = event, State.IMPORTED, {}
+    sender = actor or (submission.token.created_by if submission.token_id else None)
+    announce_arrival(event.pk, sender)  # a league's match day waits for it (leagues)
     numbers = submit_versions(event, submission.source, actor)
     if numbers:
         text = _("Taken in as “%(event)s”; submitted for review: %(rankings)s.") % {

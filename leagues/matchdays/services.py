@@ -357,6 +357,34 @@ def submit_result(actor, match_day: MatchDay) -> MatchDayResult:
     problems = result_problems(match_day)
     if problems:
         raise ValidationError(problems)
+    return _store_result(match_day, existing, actor, "submitted")
+
+
+@transaction.atomic
+def take_arrival(match_day: MatchDay, actor=None) -> MatchDayResult | None:
+    """The day's event arrived from the host club's laptop (a submission taken in): once every
+    series is played and confirmed, its result waits for the officer's approval, as the
+    director's own report does. A result already approved that the new content changes
+    goes back to waiting (it counts again once approved); an unchanged one stays. None while
+    the day is not complete."""
+    match_day = MatchDay.objects.select_for_update().get(pk=match_day.pk)
+    if result_problems(match_day):
+        return None
+    existing = MatchDayResult.objects.filter(match_day=match_day).first()
+    if existing is not None and existing.status == MatchDayResult.Status.APPROVED:
+        rows = compute_day(match_day)[0]
+        stored = {
+            t.team_id: (t.place, t.points, t.score, list(t.series_totals or []))
+            for t in existing.teams.all()
+        }
+        arrived = {r.key: (r.place, r.points, r.total, list(r.series_totals)) for r in rows}
+        if stored == arrived:
+            return existing
+        bump(match_day.division.season_id)  # the approved figures stop counting
+    return _store_result(match_day, existing, actor, "arrived from the host's laptop")
+
+
+def _store_result(match_day: MatchDay, existing, actor, reason: str) -> MatchDayResult:
     rows, entries, totals, numbers = compute_day(match_day)
     if existing is not None:
         existing.teams.all().delete()
@@ -365,7 +393,8 @@ def submit_result(actor, match_day: MatchDay) -> MatchDayResult:
     result.status = MatchDayResult.Status.SUBMITTED
     result.submitted_at, result.submitted_by = timezone.now(), history_user(actor)
     result.decided_at = result.decided_by = None
-    save_with_history(result, actor, "submitted")
+    # An arrival sent with no user (a command's token) is still a result: no form to clean.
+    save_with_history(result, actor, reason, clean=history_user(actor) is not None)
     division_id = match_day.division_id
     TeamDayResult.objects.bulk_create(
         TeamDayResult(
@@ -396,6 +425,13 @@ def submit_result(actor, match_day: MatchDay) -> MatchDayResult:
         if totals.get(pid)
     )
     return result
+
+
+def on_event_arrived(sender=None, *, event_id: int, actor=None, **_kwargs) -> None:
+    """``tournaments.results.event_arrived``: is the event a league's match day? (one query)"""
+    match_day = MatchDay.objects.filter(event_id=event_id).first()
+    if match_day is not None:
+        take_arrival(match_day, actor)
 
 
 @transaction.atomic

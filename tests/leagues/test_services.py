@@ -235,3 +235,47 @@ def test_close_season_moves_teams(league):
     assert league.season.status == "closed"
     assert league.season.moves.count() == 6
     assert nxt.divisions.get(name="Bezirksliga").parent.name == "Hessenliga"
+
+
+def test_a_day_taken_in_from_the_hosts_laptop_waits_for_approval(league, day):
+    """The day's event arrives (a submission taken in, `event_arrived`): complete, its result
+    waits for the officer without the director's report; the same content again changes
+    nothing; corrected content sends an approved result back to waiting, and it stops
+    counting until approved again. An incomplete day waits for more."""
+    from scoring.models import SeatTotal
+    from tournaments.models import Event
+    from tournaments.results import event_arrived
+
+    def arrive():
+        event_arrived.send(sender=Event, event_id=day.event_id, actor=league.directors[0])
+
+    name_all(league, day)
+    arrive()
+    assert not MatchDayResult.objects.filter(match_day=day).exists()  # nothing played yet
+    team_of = dict(
+        LineupEntry.objects.filter(match_day=day).values_list("participant_id", "team_id")
+    )
+    index = {t.pk: i for i, t in enumerate(league.teams)}
+    play_match_day(day, lambda n, pid: 10 * (4 - index[team_of[pid]]))
+    arrive()
+    result = MatchDayResult.objects.get(match_day=day)
+    assert result.status == MatchDayResult.Status.SUBMITTED
+    assert result.submitted_by == league.directors[0]
+    assert all(line.points == 0 for line in selectors.table_of(league.top).lines)
+    matchday_services.decide_result(league.officer, result, approve=True)
+    assert [line.points for line in selectors.table_of(league.top).lines] == [4, 3, 2, 1]
+
+    arrive()  # the same content again
+    result.refresh_from_db()
+    assert result.status == MatchDayResult.Status.APPROVED
+
+    # a corrected sheet: the last team's players now win every series
+    last = [pid for pid, team in team_of.items() if team == league.teams[3].pk]
+    SeatTotal.objects.filter(participant_id__in=last).update(points=1000)
+    arrive()
+    result.refresh_from_db()
+    assert result.status == MatchDayResult.Status.SUBMITTED
+    assert all(line.points == 0 for line in selectors.table_of(league.top).lines)
+    matchday_services.decide_result(league.officer, result, approve=True)
+    table = selectors.table_of(league.top)
+    assert table.lines[0].team == league.teams[3].name and table.lines[0].points == 4

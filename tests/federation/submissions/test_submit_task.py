@@ -224,3 +224,25 @@ def test_the_workers_limits_are_the_archive_files(document, name):
         limits.load_json(json.dumps(document))
     assert as_file.value.name == name  # the same refusal as the file's reader
     submit_jobs.check_limits({"a": [[1]], "b": "x" * 10_000})  # within: no refusal
+
+
+def test_an_event_taken_in_is_announced_once_committed(
+    client, club_a, players, token, django_capture_on_commit_callbacks
+):
+    """`tournaments.results.event_arrived` tells who waits for events from elsewhere (a
+    league's match day) that one was taken in: after the commit, with the event here."""
+    from tournaments.results import event_arrived
+
+    heard = []
+
+    def listen(sender, *, event_id, **_kwargs):
+        heard.append(event_id)
+
+    event_arrived.connect(listen)
+    try:
+        pk = post(client, token, body(elsewhere(club_a, players))).json()["submission"]
+        with django_capture_on_commit_callbacks(execute=True):
+            submit_jobs.process(pk)
+    finally:
+        event_arrived.disconnect(listen)
+    assert heard == [Submission.objects.get(pk=pk).event_id] and heard[0] is not None
