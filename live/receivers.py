@@ -6,11 +6,11 @@ query and nothing else."""
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import Q
+from functools import lru_cache
 
-from live.models import ReceivedEvent
-from tournaments.models import Event
+from django.db import connection, transaction
+
+from live.models import LiveLink, ReceivedEvent
 
 
 def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) -> None:
@@ -27,16 +27,38 @@ def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) ->
         raise RuntimeError("a live change belongs inside the write's transaction")
     if not event_ids:
         return
-    rows = (
-        Event.objects.filter(pk__in=event_ids)
-        .filter(Q(live_link__enabled=True) | Q(live_source__owner=ReceivedEvent.Owner.LAPTOP))
-        .values_list("pk", "live_link__enabled", "live_source__owner")
-    )
-    for event_id, sending, owner in rows:
-        if owner == ReceivedEvent.Owner.LAPTOP and not names_only:
+    sending, owned = set(), set()
+    with connection.cursor() as cursor:
+        cursor.execute(_live_sql(len(event_ids)), [*event_ids, *event_ids])
+        for event_id, laptop_owns in cursor.fetchall():
+            (owned if laptop_owns else sending).add(event_id)
+    for event_id in sorted(sending | owned):
+        if event_id in owned and not names_only:
             guard(event_id)
-        if sending and add_change(event_id) is not None:
+        if event_id in sending and add_change(event_id) is not None:
             wake(event_id)
+
+
+@lru_cache(maxsize=32)
+def _live_sql(count: int) -> str:
+    """The events of `count` ids sent live from here (second column false) or owned by a
+    laptop here (true). Plain SQL on the two live tables: it runs inside every write, and
+    the ORM's join of the event table took 0.5-0.8 ms of CPU a call to build (issue 38)."""
+    quote = connection.ops.quote_name
+
+    def column(model, name: str) -> str:
+        return quote(model._meta.get_field(name).column)
+
+    ids = ", ".join(["%s"] * count)
+    link, source = quote(LiveLink._meta.db_table), quote(ReceivedEvent._meta.db_table)
+    owner = ReceivedEvent.Owner.LAPTOP.value
+    return (
+        f"SELECT {column(LiveLink, 'event')}, 0 FROM {link} "
+        f"WHERE {column(LiveLink, 'event')} IN ({ids}) AND {column(LiveLink, 'enabled')} "
+        f"UNION ALL SELECT {column(ReceivedEvent, 'event')}, 1 FROM {source} "
+        f"WHERE {column(ReceivedEvent, 'event')} IN ({ids}) "
+        f"AND {column(ReceivedEvent, 'owner')} = '{owner}'"
+    )
 
 
 def connect() -> None:

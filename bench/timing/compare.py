@@ -119,6 +119,9 @@ def main(args) -> int:
     command += " --short" if args.short else ""
     command += " --skip-exports" if args.skip_exports else ""
     print(f"\n{text}\n\n{time.perf_counter() - started:.0f} s in all; `{command}`")
+    from bench.timing import budgets
+
+    budgets.print_budgets(results)
     if args.write:
         write_doc(text, command)
     failed = [r for r in rows if r["budget_ms"] is not None and any(

@@ -201,6 +201,12 @@ def main(argv=None) -> int:
     command = "python -m bench" + (" --short" if args.short else "")
     command += " --only-exports" if args.only_exports else ""
     print(f"\n{database}; {time.perf_counter() - started:.0f} s in all; `{command}`")
+    if not args.json:  # compare.py prints one budgets table for all databases
+        import dataclasses
+
+        from bench.timing import budgets
+
+        budgets.print_budgets({database.split()[0]: [dataclasses.asdict(m) for m in rows]})
     if args.write:
         write_doc(rows, database, command)
     if args.json:

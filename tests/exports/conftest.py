@@ -145,7 +145,9 @@ def dealers_by_hand(page) -> dict[int, str]:
 @pytest.fixture
 def database_tasks(settings):
     """The backend the app runs with: tasks wait in the database for a worker."""
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": settings.TASK_QUEUES}
+    }
     return settings
 
 
