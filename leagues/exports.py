@@ -25,6 +25,7 @@ from scoring.exports.registry import (
     register,
     register_scope,
 )
+from scoring.exports.grids import grids, printed_at
 from scoring.exports.rendering import ATTACHMENTS, render_export
 from scoring.exports.tables import Column, ExportTable
 
@@ -122,11 +123,23 @@ class DivisionTableExporter(Exporter):
     def title(self, doc):
         return _("League table") + f" – {doc}"
 
+    # Bordered grids sized to the A4 page in Python, as the standings print (exports.grids).
+    template = "exports/ranking.html"
+
     def header_text(self, doc):
         return doc.division.season.association.name
 
     def tables(self, doc) -> list[ExportTable]:
         return division_tables(doc.division)
+
+    def context(self, doc, *, base_url: str = ""):
+        season = doc.division.season
+        return {
+            "grids": grids(self.tables(doc)),
+            "facts": [season.association.name, printed_at()],
+            "provisional": False,
+            "note": _("Only approved match days count."),
+        }
 
 
 @dataclass(frozen=True)
@@ -155,6 +168,7 @@ class DivisionWallExporter(Exporter):
         return {
             "event": _WallHead(str(doc)),
             "wall_label": _("League table"),
+            "wall_class": "league-wall",
             "printed_at": timezone.localtime(),
         }
 
