@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from leagues.models import Division
 from leagues.selectors import table_of
+from scoring.exports.grids import grids, printed_at
 from scoring.exports.registry import (
     AppScope,
     Exporter,
@@ -25,7 +26,6 @@ from scoring.exports.registry import (
     register,
     register_scope,
 )
-from scoring.exports.grids import grids, printed_at
 from scoring.exports.rendering import ATTACHMENTS, render_export
 from scoring.exports.tables import Column, ExportTable
 
