@@ -7,6 +7,20 @@ pytest_plugins = ["tests.hall.fakes"]
 
 
 @pytest.fixture(autouse=True)
+def _environment_kept():
+    """The command line and the doctor set the hall's variables (HALL_MODE, ROMME_DATA,
+    SECRET_KEY, …) for their own process; run inside a test they must not reach the next
+    one (the deploy and settings tests read the environment)."""
+    import os
+
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Every test starts in German, the users' language: a request or a test that switched the
     thread's language (the footer's switcher, an English page) must not carry it into the next
