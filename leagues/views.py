@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club, Player
-from clubs.permissions import ORGANISER, clubs_with_role
+from clubs.permissions import ORGANISER, VIEWER, clubs_with_role, has_role
 from common.forms import add_validation_errors
 from federation.associations.permissions import associations_for
 from federation.models import AssociationRole
@@ -380,6 +380,8 @@ def match_day_detail(request, pk):
         "season": season,
         "detail": detail,
         "may_run": can_run_day(request.user, day),
+        # the event's own pages are the host club's: linked only for its members
+        "host_member": has_role(request.user, day.host, VIEWER),
         "officer": officer,
         "problems": matchday_services.result_problems(day) if day.event_id else [],
         "decide_form": DecideForm()

@@ -141,7 +141,8 @@ class Smoke:
                 continue
             parser = Links()
             parser.feed(body.decode("utf-8", errors="replace"))
-            self.job_urls.update(link for a in parser.jobs if (link := self._local(a, path)))
+            if who == "organiser":  # the jobs are started as the organiser (export_jobs)
+                self.job_urls.update(link for a in parser.jobs if (link := self._local(a, path)))
             for href in parser.hrefs:
                 link = self._local(href, path)
                 if link is None:
