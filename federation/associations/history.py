@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from federation.associations.models import Affiliation, Association, AssociationRole
-from federation.associations.selectors import subtree_ids
+from federation.associations.tree import subtree_ids
 
 LIMIT = 300
 # The fields a change is shown for, per model (the rest never change after creation).

@@ -16,15 +16,11 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from federation.associations.models import Association, AssociationRole
+from federation.associations.tree import association_parents
 
 OFFICER = AssociationRole.Role.OFFICER
 VIEWER = AssociationRole.Role.VIEWER
 _RANK = {OFFICER: 2, VIEWER: 1}
-
-
-def _parents() -> dict[int, int | None]:
-    """Every association's parent id (one query; the tree has tens of rows, not thousands)."""
-    return dict(Association.objects.order_by().values_list("pk", "parent_id"))
 
 
 def _ranks(user) -> dict[int, int]:
@@ -40,7 +36,7 @@ def _ranks(user) -> dict[int, int]:
             .values_list("association_id", "role")
         )
         if held:
-            parents = _parents()
+            parents = association_parents()
             for pk in parents:
                 best, node, seen = 0, pk, set()
                 while node is not None and node not in seen:  # `seen`: a cycle cannot loop

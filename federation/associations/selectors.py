@@ -10,6 +10,7 @@ from django.db.models import Count
 from clubs.models import Club
 from federation.associations.models import Affiliation, Association, AssociationRole
 from federation.associations.permissions import OFFICER, associations_for, can_manage
+from federation.associations.tree import associations_below
 
 
 @dataclass
@@ -30,19 +31,6 @@ class TreeRow:
         from django.urls import reverse
 
         return reverse("federation:association_detail", args=[self.pk])
-
-
-def subtree_ids(root_pk: int, parents: dict[int, int | None]) -> set[int]:
-    children: dict[int | None, list[int]] = {}
-    for pk, parent in parents.items():
-        children.setdefault(parent, []).append(pk)
-    found, todo = set(), [root_pk]
-    while todo:
-        pk = todo.pop()
-        if pk not in found:
-            found.add(pk)
-            todo.extend(children.get(pk, []))
-    return found
 
 
 def association_tree(user) -> list[TreeRow]:
@@ -98,8 +86,7 @@ class AssociationPage:
 
 def association_detail(user, association: Association) -> AssociationPage:
     """Clubs of the association's subtree, the associations right below it, its roles."""
-    parents = dict(Association.objects.order_by().values_list("pk", "parent_id"))
-    ids = subtree_ids(association.pk, parents)
+    ids = associations_below(association.pk)
     affiliations = Affiliation.objects.filter(association_id__in=ids).select_related(
         "club", "association"
     )

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Player
 from common.history import delete_with_history, save_with_history
 from federation.associations.permissions import can_manage
-from federation.associations.selectors import subtree_ids
+from federation.associations.tree import associations_below
 from federation.models import Affiliation, Association
 from leagues.errors import validation_error
 from leagues.models import Division, LeagueSeason, RosterEntry, Team
@@ -163,8 +163,7 @@ def register_team(
 def _require_member(club: Club, association: Association) -> None:
     """A league is played by the clubs of its association: the club belongs to it or to an
     association below it."""
-    parents = dict(Association.objects.order_by().values_list("pk", "parent_id"))
-    below = subtree_ids(association.pk, parents)
+    below = associations_below(association.pk)
     if not Affiliation.objects.filter(club=club, association_id__in=below).exists():
         raise ValidationError(
             {
