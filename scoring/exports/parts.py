@@ -15,7 +15,8 @@ cut but never push a row onto a page of its own.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+import re
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from django.utils.translation import gettext as _
@@ -220,4 +221,115 @@ def sheet_parts(context: dict, workers: int) -> list[dict]:
     return [
         {**context, "sheets": sheets[a : a + size], "part_cost": len(sheets[a : a + size])}
         for a in range(0, len(sheets), size)
+    ]
+
+
+# ----- the A3 wall lists (templates/exports/wall.html) --------------------------------------
+
+MIN_WALL_ROWS = 120  # about three A3 pages: shorter lists are laid out whole
+WALL_PT = 15  # body.wall-list's font size (print.css)
+
+
+@dataclass
+class WallShape:
+    """One table of a wall list as WeasyPrint lays it out (px): where its body begins on its
+    first page and on every later page (after the repeated header row), where a page's
+    content ends, a one-line row's height and each column's content width."""
+
+    first_top: float
+    later_top: float
+    bottom: float
+    row: float
+    widths: list[float]
+
+
+def wall_shapes(context: dict, tables: list, template: str) -> list[WallShape]:
+    """Lay out the head and two rows of every table (a few hundred milliseconds of the
+    whole list's seconds) and read the positions off WeasyPrint's boxes: A3, 15 pt, header
+    texts that wrap or not; no constant of the stylesheet is repeated here."""
+    from django.template.loader import render_to_string
+    from weasyprint import HTML
+    from weasyprint.formatting_structure import boxes
+
+    from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
+
+    sample = [replace(t, rows=t.rows[:2]) for t in tables]
+    html = render_to_string(template, {**context, "tables": sample, "many_tables": len(tables) > 1})
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).render()
+    shapes = []
+    for page in document.pages:
+        box = page._page_box
+        table = next((b for b in box.descendants() if isinstance(b, boxes.TableBox)), None)
+        if table is None:
+            continue
+        groups = [g for g in table.children if isinstance(g, boxes.TableRowGroupBox)]
+        header = next(g for g in groups if g.is_header)
+        body = next(g for g in groups if not g.is_header)
+        first, second = body.children[0], body.children[1]
+        content_top = box.content_box_y()
+        shapes.append(
+            WallShape(
+                first_top=first.position_y,
+                later_top=content_top + (first.position_y - header.position_y),
+                bottom=content_top + box.height,
+                row=second.position_y - first.position_y,
+                widths=[cell.width for cell in header.children[0].children],
+            )
+        )
+    return shapes
+
+
+# Where a line may break in a cell of the wall (no hyphenation, no overflow-wrap there): a
+# space, or after a hyphen between letters. "-1.234" has none and never wraps.
+WALL_BREAK = re.compile(r"\s|(?<=[^\W\d])-(?=[^\W\d])")
+
+
+def _wall_single_line(table, shape: WallShape) -> bool:
+    """Whether no cell's text of the table wraps (each row is one line of 15 pt, as the
+    sample's rows): a text wider than its column, measured with the font's advances and 3 %
+    to spare, that has a place to break."""
+    px_per_em = WALL_PT * 4 / 3
+    for row in table.rows:
+        for (text, _kind), width in zip(row.cells, shape.widths, strict=True):
+            too_wide = text and _em(text, "DejaVuSans.ttf") * px_per_em > width * 0.97
+            if too_wide and WALL_BREAK.search(text.strip()):
+                return False
+    return True
+
+
+def wall_parts(context: dict, workers: int, template: str) -> list[dict]:
+    """The context of templates/exports/wall.html as parts of whole A3 pages: every table
+    begins on a new page, a long one is cut after whole pages (about two parts a worker).
+    A table with a row that wraps stays whole."""
+    tables = context["tables"]() if callable(context["tables"]) else context["tables"]
+    rows = sum(len(t.rows) for t in tables)
+    if rows < MIN_WALL_ROWS or any(len(t.rows) < 2 for t in tables):
+        return []
+    shapes = wall_shapes(context, tables, template)
+    if len(shapes) != len(tables):
+        return []  # a table's sample did not begin on a page of its own: no safe cut
+    pieces = []
+    for table, shape in zip(tables, shapes, strict=True):
+        if not _wall_single_line(table, shape):
+            pieces.append(table)
+            continue
+        page_px = shape.bottom - shape.later_top
+        pages = max(1, round(rows / (2 * workers) / (page_px / shape.row)))
+        cuts = _cuts(len(table.rows), shape.row, shape.bottom - shape.first_top, page_px, pages)
+        bounds = [0, *cuts, len(table.rows)]
+        pieces += [
+            replace(table, rows=table.rows[a:b], continued=a > 0, offset=a)
+            for a, b in pairwise(bounds)
+        ]
+    if len(pieces) < 2:
+        return []
+    return [
+        {
+            **context,
+            "tables": [piece],
+            "many_tables": len(tables) > 1,
+            "hide_head": n > 0,
+            "part_cost": len(piece.rows) * len(piece.columns),
+        }
+        for n, piece in enumerate(pieces)
     ]

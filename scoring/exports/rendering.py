@@ -54,6 +54,10 @@ class DisplayTable:
     columns: list[Column]
     rows: list[DisplayRow]
     footer: list[tuple[str, str]] | None
+    # A run of a long table laid out in a part of its own (exports.parts.wall_parts): no
+    # title, and the rows counted on from `offset` for the zebra stripes.
+    continued: bool = False
+    offset: int = 0
 
     @classmethod
     def of(cls, table: ExportTable) -> DisplayTable:

@@ -166,3 +166,69 @@ def test_spawned_workers_lay_out_the_same_pages(series_a, small_parts, spy, monk
     joined = _pdf("score-sheets", series_a, small_parts, 2)
     assert spy == [2]
     assert _without_footer(page_texts(joined)) == _without_footer(page_texts(one))
+
+
+@pytest.mark.parametrize("provisional", [False, True])
+def test_parallel_wall_list_has_the_pages_of_the_one_process_print(
+    club_a, small_parts, spy, one_context, monkeypatch, provisional
+):
+    """The A3 wall list cut after whole pages: every row on the page it has in one process,
+    the stripes go on across the cut, "Seite x von y" where the wall page has it. With a
+    sheet still open the last column's header wraps to several lines (read off WeasyPrint's
+    sample layout, not computed)."""
+    from scoring.models import Sheet
+
+    monkeypatch.setattr(parts, "MIN_WALL_ROWS", 20)
+    event = _event(club_a, 150, series=2, rounds=1, seed=3)
+    if provisional:
+        sheet = Sheet.objects.filter(table__series__event=event, table__series__number=2)[0]
+        sheet.status = Sheet.Status.ENTERED
+        sheet.save()
+    one = _pdf("standings-wall", event, small_parts, 1)
+    joined = _pdf("standings-wall", event, small_parts, 2)
+    assert spy and spy[0] >= 3
+    one_pages, joined_pages = page_texts(one), page_texts(joined)
+    assert len(joined_pages) == len(one_pages) >= 3
+    assert _without_footer(joined_pages) == _without_footer(one_pages)
+    assert ("VORLÄUFIG" in joined_pages[0]) is provisional
+    assert not print_style_problems(joined, "de")
+    total = len(joined_pages)
+    for number, text in enumerate(joined_pages, start=1):
+        assert re.findall(r"Seite \d+ von \d+", text) == [f"Seite {number} von {total}"]
+
+
+def test_wall_parts_number_the_stripes_on_and_keep_wrapping_tables_whole(club_a, monkeypatch):
+    from scoring.exports.registry import get_exporter
+
+    monkeypatch.setattr(parts, "MIN_WALL_ROWS", 20)
+    event = _event(club_a, 150, series=2, rounds=1, seed=3)
+    exporter = get_exporter("standings-wall")
+    with translation.override("de"):
+        context = rendering.document_context(exporter, event, "pdf")
+        pieces = parts.wall_parts(context, 2, exporter.template)
+        assert len(pieces) >= 3
+        tables = [p["tables"][0] for p in pieces]
+        assert [t.offset for t in tables] == [0, *(sum(len(t.rows) for t in tables[:n])
+                                                    for n in range(1, len(tables)))]  # fmt: skip
+        assert [t.continued for t in tables] == [False] + [True] * (len(tables) - 1)
+        assert [p["hide_head"] for p in pieces] == [False] + [True] * (len(pieces) - 1)
+        # A name that would wrap in its column: the table is laid out whole.
+        whole = context["tables"]()
+        whole[0].rows[5].cells[1] = ("Maximiliane-Friederike " * 4, "text")
+        context["tables"] = whole
+        assert parts.wall_parts(context, 2, exporter.template) == []
+
+
+def test_the_page_number_is_drawn_on_a_page_of_the_same_name():
+    """A3 portrait (the wall) is as wide as A4 landscape but has other margins: the number
+    document's page must be the wall's, or the number moves 2 mm."""
+    assert pdf_parts.page_kind(595.3, 841.9) == ""
+    assert pdf_parts.page_kind(841.9, 595.3) == "wide"
+    assert pdf_parts.page_kind(841.9, 1190.6) == "wall"
+    from scoring.exports.formats.pdf import render_pdf
+    from tests.exports.conftest import read_pdf
+
+    with translation.override("de"):
+        stamp = render_pdf(pdf_parts.stamp_html(["wall", "wide", ""]))
+    sizes = [tuple(round(float(v)) for v in p.mediabox[2:]) for p in read_pdf(stamp).pages]
+    assert sizes == [(842, 1191), (842, 595), (595, 842)]

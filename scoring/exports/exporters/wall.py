@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
 from scoring.exports.exporters.standings import pending_series, scope_tables, standing_table
+from scoring.exports.parts import wall_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import ExportTable
 from scoring.standings import selectors
@@ -60,6 +61,9 @@ class WallExporter(Exporter):
 
     def expected_pages(self, obj) -> int:
         return max(1, self.event_of(obj).participants.count() // 45 + 1)
+
+    def pdf_parts(self, context, workers):
+        return wall_parts(context, workers, self.template)
 
 
 @register

@@ -30,6 +30,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from common.gc_tuning import cycle_collection_paused
 from scoring.exports.tables import Progress
 
 # A made-up origin: relative and `/static/` URLs in the templates resolve against it, and
@@ -195,10 +196,12 @@ def render_pdf(html: str, *, progress: Progress | None = None, expected_pages: i
         if progress:
             progress(state["done"], max(total, state["done"]), "page")
 
-    with layout_progress(on_page if progress else None):
+    # Layout makes hundreds of thousands of boxes and no reference cycles: the collector's
+    # walks over them were a fifth of a long print's time (docs/performance-log.md).
+    with layout_progress(on_page if progress else None), cycle_collection_paused():
         document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).render()
-    pages = len(document.pages)
-    data = document.write_pdf()
+        pages = len(document.pages)
+        data = document.write_pdf()
     if progress:
         progress(pages, pages, "page")
     return data

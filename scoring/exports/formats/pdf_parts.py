@@ -36,9 +36,20 @@ STAMP_CSS = (
     "@page { @top-left { content: none; } @top-right { content: none; } "
     "@top-center { content: none; } @bottom-left { content: none; } } "
     ".stamp { break-after: page; height: 1mm; } .stamp:last-child { break-after: auto; } "
-    ".stamp.wide { page: wide; }"
+    ".stamp.wide { page: wide; } .stamp.wall { page: wall; }"
 )
-A4_LANDSCAPE_MIN_WIDTH = 800  # points: wider than tall A4 (595) means the "wide" named page
+# The named pages of print.css by their size in points: A4 portrait (595 x 842), "wide" A4
+# landscape (842 x 595), "wall" A3 portrait (842 x 1191). Each has its own margins, so the
+# page number must be drawn on a page of the same name.
+A4_LANDSCAPE_MIN_WIDTH = 800
+A3_MIN_HEIGHT = 1000
+
+
+def page_kind(width: float, height: float) -> str:
+    """The named page of print.css a page of this size was laid out on ("" for A4)."""
+    if height > A3_MIN_HEIGHT:
+        return "wall"
+    return "wide" if width > A4_LANDSCAPE_MIN_WIDTH else ""
 
 
 def pdf_workers() -> int:
@@ -51,13 +62,15 @@ def _render_part(html: str) -> bytes:
     """In a worker: one part's PDF, without the page number."""
     from weasyprint import CSS, HTML
 
+    from common.gc_tuning import cycle_collection_paused
     from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
 
     fetcher = make_url_fetcher()
-    document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
-        stylesheets=[CSS(string=NO_PAGE_NUMBER_CSS)]
-    )
-    return document.write_pdf()
+    with cycle_collection_paused():  # as in formats.pdf.render_pdf
+        document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
+            stylesheets=[CSS(string=NO_PAGE_NUMBER_CSS)]
+        )
+        return document.write_pdf()
 
 
 _warm = False
@@ -119,7 +132,7 @@ def render_parts(
     return [r for r in results if r is not None]
 
 
-def stamp_html(landscape: list[bool]) -> str:
+def stamp_html(kinds: list[str]) -> str:
     """One empty page per page of the joined PDF; WeasyPrint draws only the page number.
     The labels sit in the first page's box, so that page has the first page's size."""
     labels = (
@@ -128,8 +141,8 @@ def stamp_html(landscape: list[bool]) -> str:
         f'<span class="running-of">{escape(_("of"))}</span></div>'
     )
     pages = "".join(
-        f'<div class="stamp{" wide" if wide else ""}">{labels if n == 0 else ""}</div>'
-        for n, wide in enumerate(landscape)
+        f'<div class="stamp{" " + kind if kind else ""}">{labels if n == 0 else ""}</div>'
+        for n, kind in enumerate(kinds)
     )
     return (
         '<!DOCTYPE html><html><head><meta charset="utf-8">'
@@ -151,8 +164,8 @@ def join(part_pdfs: list[bytes]) -> bytes:
         writer.append(PdfReader(BytesIO(data)))
     if first.metadata:
         writer.add_metadata(dict(first.metadata))
-    landscape = [float(p.mediabox.width) > A4_LANDSCAPE_MIN_WIDTH for p in writer.pages]
-    stamp = PdfReader(BytesIO(render_pdf(stamp_html(landscape))))
+    kinds = [page_kind(float(p.mediabox.width), float(p.mediabox.height)) for p in writer.pages]
+    stamp = PdfReader(BytesIO(render_pdf(stamp_html(kinds))))
     if len(stamp.pages) != len(writer.pages):
         raise RuntimeError("page numbers: the footer document has another page count")
 
