@@ -111,17 +111,17 @@ def export_rows(
     cases = [
         ("seating", series, "xlsx", None),
         ("seating", series, "pdf", None),
-        ("score-sheets", series, "pdf", 20_000),
-        ("standings", event, "pdf", 5_000),
+        ("score-sheets", series, "pdf", 5_000),  # issue 38: half the first budgets
+        ("standings", event, "pdf", 2_500),
         ("standings", event, "xlsx", None),
-        ("series-standings", series, "pdf", 3_000),  # issue 29: after every series
-        ("standings-wall", event, "pdf", 5_000),  # issue 29: the overall wall list (A3)
+        ("series-standings", series, "pdf", 1_500),  # issue 29: after every series
+        ("standings-wall", event, "pdf", 2_500),  # issue 29: the overall wall list (A3)
         ("event-workbook", event, "xlsx", 5_000),
     ]
     if prints_only:  # the score sheets, standings, season and workbook PDFs (issues 13, 18)
-        cases = [("score-sheets", series, "pdf", 20_000), ("standings", event, "pdf", 5_000),
-                 ("series-standings", series, "pdf", 3_000),
-                 ("standings-wall", event, "pdf", 5_000)]  # fmt: skip
+        cases = [("score-sheets", series, "pdf", 5_000), ("standings", event, "pdf", 2_500),
+                 ("series-standings", series, "pdf", 1_500),
+                 ("standings-wall", event, "pdf", 2_500)]  # fmt: skip
     if workbook_pdf:  # a job in the app (minutes): no budget
         cases.append(("event-workbook", event, "pdf", None))
     if season is not None:
