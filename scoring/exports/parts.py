@@ -244,8 +244,8 @@ class WallShape:
 
 
 def wall_shapes(context: dict, tables: list, template: str) -> list[WallShape]:
-    """Lay out the head and two rows of every table (a few hundred milliseconds of the
-    whole list's seconds) and read the positions off WeasyPrint's boxes: A3, 15 pt, header
+    """Lay out the head and two rows of every table (about 0.1 s of the whole list's
+    seconds) and read the positions off WeasyPrint's boxes: A3, 15 pt, header
     texts that wrap or not; no constant of the stylesheet is repeated here."""
     from django.template.loader import render_to_string
     from weasyprint import HTML
@@ -300,8 +300,10 @@ def _wall_single_line(table, shape: WallShape) -> bool:
 def wall_parts(context: dict, workers: int, template: str) -> list[dict]:
     """The context of templates/exports/wall.html as parts of whole A3 pages: every table
     begins on a new page, a long one is cut after whole pages (about two parts a worker).
-    A table with a row that wraps stays whole."""
+    A table with a row that wraps stays whole. The tables are computed here once and kept in
+    `context`, so a list laid out whole after all does not rank the event again."""
     tables = context["tables"]() if callable(context["tables"]) else context["tables"]
+    context["tables"] = tables
     rows = sum(len(t.rows) for t in tables)
     if rows < MIN_WALL_ROWS or any(len(t.rows) < 2 for t in tables):
         return []

@@ -213,9 +213,8 @@ def test_wall_parts_number_the_stripes_on_and_keep_wrapping_tables_whole(club_a,
         assert [t.continued for t in tables] == [False] + [True] * (len(tables) - 1)
         assert [p["hide_head"] for p in pieces] == [False] + [True] * (len(pieces) - 1)
         # A name that would wrap in its column: the table is laid out whole.
-        whole = context["tables"]()
+        whole = context["tables"]  # computed once by wall_parts, kept for a whole layout
         whole[0].rows[5].cells[1] = ("Maximiliane-Friederike " * 4, "text")
-        context["tables"] = whole
         assert parts.wall_parts(context, 2, exporter.template) == []
 
 
@@ -232,3 +231,20 @@ def test_the_page_number_is_drawn_on_a_page_of_the_same_name():
         stamp = render_pdf(pdf_parts.stamp_html(["wall", "wide", ""]))
     sizes = [tuple(round(float(v)) for v in p.mediabox[2:]) for p in read_pdf(stamp).pages]
     assert sizes == [(842, 1191), (842, 595), (595, 842)]
+
+
+def test_a_short_wall_list_ranks_the_event_once(club_a, small_parts, spy, monkeypatch):
+    """Too short for parts: laid out whole from the tables `wall_parts` already computed."""
+    from scoring.exports.exporters.wall import WallListExporter
+
+    calls = []
+    real = WallListExporter.tables
+
+    def tables(self, event):
+        calls.append(event.pk)
+        return real(self, event)
+
+    monkeypatch.setattr(WallListExporter, "tables", tables)
+    event = _event(club_a, 12, series=1, rounds=1, seed=3)
+    _pdf("standings-wall", event, small_parts, 2)
+    assert spy == [] and calls == [event.pk]
