@@ -25,6 +25,7 @@ COMMANDS = {
     "standings": Command("bench.timing.standings", "the standings pages and JSON"),
     "exports": Command("bench.timing.exports", "seating lists, score sheets, standings PDF/XLSX"),
     "prerender": Command("bench.timing.prerender", "click-to-file of a prerendered standings PDF"),
+    "hall-click": Command("bench.timing.hall_click", "the standings PDF's click in the hall"),
     "archive": Command("bench.timing.archive", "the event archive: download and upload"),
     "sheet": Command("bench.timing.sheet", "saving a 20-hand score sheet"),
     "recompute": Command("bench.timing.recompute", "a rule-set change of a large event"),

@@ -3,9 +3,12 @@
 After the last confirmation of a series the director prints the standings for the wall; for
 400 players that PDF takes seconds to lay out. So every change of an event's results
 version (``tournaments.results.results_changed``, sent after the write has committed) asks
-for a render ``STANDINGS_PRERENDER_SETTLE`` seconds later: one task waiting per event; a
-further change leaves it waiting, and when it is due it waits again until the results have
-been still for the settle time (confirmations in a row render once, when they stop).
+for a render: one task per event; a further change leaves a waiting one as it is. A change
+after a still spell (the previous version's file was stored at least
+``STANDINGS_PRERENDER_SETTLE`` seconds before it) is rendered at once: the director who
+clicks ten seconds after a confirmation gets the file (issue 38). A change within the
+settle time of the one before is part of a run of confirmations: the render waits until the
+results have been still for the settle time, so the run renders once, when it stops.
 The worker renders the director's standings PDF (every confirmed sheet, published or not:
 the only variant of the ``standings`` export) in each of ``STANDINGS_PRERENDER_LANGUAGES``
 and keeps it in the database (``PrerenderedExport``), so every app server can answer with it.
@@ -193,13 +196,12 @@ def _postpone_waiting(event_id: int, when: datetime) -> bool:
     return moved > 0
 
 
-def schedule(event_id: int, when: datetime | None = None) -> bool:
-    """Ask for the event's render at `when` (default: settle seconds from now). A render
-    still waiting is moved instead of queueing another. False if nothing is rendered ahead."""
+def schedule(event_id: int, when: datetime) -> bool:
+    """Ask for the event's render at `when`. A render still waiting is moved instead of
+    queueing another. False if nothing is rendered ahead."""
     settle = settle_seconds()
     if settle is None or not prerender_standings.get_backend().supports_defer:
         return False
-    when = when or timezone.now() + timedelta(seconds=settle)
     if not _postpone_waiting(event_id, when):
         prerender_standings.using(run_after=when).enqueue(event_id=event_id)
     return True
@@ -229,7 +231,7 @@ def on_results_changed(sender, *, event_id: int, **_kwargs) -> None:
     if Participant.objects.filter(event_id=event_id).count() < min_participants():
         return
     if not _render_waiting(event_id):
-        schedule(event_id)
+        schedule(event_id, timezone.now())  # the task decides whether to wait (`_after_still`)
 
 
 # ----- the render ------------------------------------------------------------------------
@@ -273,6 +275,20 @@ def _remove_old_task_results() -> None:
     ).delete()
 
 
+def _after_still(event_id: int, version: int, changed_at: datetime) -> bool:
+    """Whether change `version` (at `changed_at`) came after a still spell: the file of the
+    version before it was stored at least the settle time earlier. Then it is no confirmation
+    of a run, and waiting would only keep the director waiting."""
+    settle = timedelta(seconds=settle_seconds() or 0)
+    return PrerenderedExport.objects.filter(
+        event_id=event_id,
+        exporter=SLUG,
+        fmt=FMT,
+        results_version=version - 1,
+        rendered_at__lte=changed_at - settle,
+    ).exists()
+
+
 @task()
 def prerender_standings(event_id: int) -> dict:
     """Render the event's standings PDF for its current results (in a worker), unless they
@@ -282,8 +298,9 @@ def prerender_standings(event_id: int) -> dict:
     if settle is None or state is None:
         return {"state": "off" if state else "gone"}
     version, changed_at = state[0], state[1]
-    if changed_at is not None and timezone.now() < changed_at + timedelta(seconds=settle):
-        schedule(event_id, changed_at + timedelta(seconds=settle))
+    due = None if changed_at is None else changed_at + timedelta(seconds=settle)
+    if due is not None and timezone.now() < due and not _after_still(event_id, version, changed_at):
+        schedule(event_id, due)
         return {"state": "waiting", "version": version}
     _remove_old_task_results()
     # Version and seats read before the render: a change during it leaves the file labelled

@@ -147,8 +147,13 @@ def test_one_render_waits_per_event_and_a_later_change_pushes_it_back(club_a, ah
             bump_results_version(event_id)
     waiting = _waiting_renders()
     assert waiting.count() == 1
-    task = waiting.get()
-    assert task.args_kwargs == {"args": [], "kwargs": {"event_id": event_id}}
+    first = waiting.get()
+    assert first.args_kwargs == {"args": [], "kwargs": {"event_id": event_id}}
+    assert first.run_after <= timezone.now()  # asked for at once: the task decides
+    # No file of the version before: the changes are a run, the task waits the settle time.
+    run_worker()
+    task = _waiting_renders().get()
+    assert task.pk != first.pk and not PrerenderedExport.objects.exists()
     soon = timezone.now() + dt.timedelta(seconds=60)
     assert abs((task.run_after - soon).total_seconds()) < 5
     run_worker()  # not due: nothing runs
@@ -170,6 +175,43 @@ def test_one_render_waits_per_event_and_a_later_change_pushes_it_back(club_a, ah
     run_worker()
     assert not _waiting_renders().exists()
     assert PrerenderedExport.objects.filter(results_version=_version(event_id)).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_after_a_still_spell_renders_at_once_and_a_run_waits(club_a, ahead):
+    """Issue 38: the director clicks ten seconds after a lone confirmation; the settle time
+    holds back only a run of changes."""
+    ahead.STANDINGS_PRERENDER_SETTLE = 60
+    series, _tables = make_series(club_a, tables=2)
+    event_id = series.event_id
+
+    def change():
+        with transaction.atomic():
+            bump_results_version(event_id)
+
+    def stored_versions():
+        return set(PrerenderedExport.objects.values_list("results_version", flat=True))
+
+    change()
+    run_worker()  # the first change: no file before it, so it waits
+    assert not PrerenderedExport.objects.exists()
+    Event.objects.filter(pk=event_id).update(
+        results_changed_at=timezone.now() - dt.timedelta(minutes=2)
+    )
+    _waiting_renders().update(run_after=timezone.now())
+    run_worker()
+    assert stored_versions() == {_version(event_id)}
+    # Still for longer than the settle time since that file: the next change renders at once.
+    PrerenderedExport.objects.update(rendered_at=timezone.now() - dt.timedelta(seconds=61))
+    change()
+    run_worker()
+    assert stored_versions() == {_version(event_id)} and not _waiting_renders().exists()
+    # A change soon after the last file (a run of confirmations) waits the settle time.
+    change()
+    run_worker()
+    assert stored_versions() == {_version(event_id) - 1}
+    waiting = _waiting_renders().get()
+    assert waiting.run_after > timezone.now() + dt.timedelta(seconds=55)
 
 
 @pytest.mark.django_db(transaction=True)
