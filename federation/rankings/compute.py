@@ -39,8 +39,12 @@ from rules.ranking import (
     MIN_HANDS,
     SERIES_FEW,
     UNITS,
+    Checked,
     EventResult,
+    RankingError,
     RankingSettings,
+    check_key,
+    check_results,
     compute_ranking,
     shown,
 )
@@ -114,12 +118,14 @@ def _results(line, index: dict) -> list[list]:
     """A line's results, newest first, packed against the snapshot's events (`index`:
     event -> its position there, the events newest first; federation.rankings.snapshot_rows)."""
     points = _POINTS  # 230,000 results: a look-up, no call, for the few values there are
-    out = [
-        [index[result.event], result.place, points.get(units) or _points(units),
-         *(_STATUS.get(status) or (False, status))]
-        for scored in (line.counted, line.dropped, line.excluded)
-        for result, units, _tied, status in scored
-    ]  # fmt: skip
+    dropped = _STATUS["dropped"][1]
+    out = [[index[r.event], r.place, points.get(u) or _points(u), True, ""]
+           for r, u, _tied, _status in line.counted]  # fmt: skip
+    out += [[index[r.event], r.place, points.get(u) or _points(u), False, dropped]
+            for r, u, _tied, _status in line.dropped]  # fmt: skip
+    out += [[index[r.event], r.place, points.get(u) or _points(u),
+             *(_STATUS.get(status) or (False, status))]
+            for r, u, _tied, status in line.excluded]  # fmt: skip
     out.sort()  # by the event's position: newest first (one result per event)
     return out
 
@@ -162,6 +168,8 @@ def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], l
 # is read and parsed. Keyed with what may change around them (the event's date, the class)
 # and the submission time (a rebuilt database reuses ids).
 _PARSED: dict[int, tuple[tuple, list[EventResult], int]] = {}
+# And checked (`rules.ranking.check_results`): version -> (its parsed results, the check).
+_CHECKED: dict[int, tuple[list[EventResult], Checked]] = {}
 
 
 def _facts(version: EventVersion) -> tuple:
@@ -205,7 +213,19 @@ def _read(ranking: Ranking):
         _PARSED[version.pk] = (_facts(version), parsed[version.pk], ranking.pk)
     for pk in [pk for pk, kept in _PARSED.items() if kept[2] == ranking.pk and pk not in parsed]:
         del _PARSED[pk]  # no longer approved
+        _CHECKED.pop(pk, None)
     return versions, parsed, read
+
+
+def _checked(pk: int, results: list[EventResult], settings: RankingSettings) -> Checked:
+    """A version's results checked, kept while they are the same parsed results and the
+    settings check them the same way: a computation checks only the new versions."""
+    kept = _CHECKED.get(pk)
+    if kept is not None and kept[0] is results and kept[1].key == check_key(settings):
+        return kept[1]
+    checked = check_results(results, settings)
+    _CHECKED[pk] = (results, checked)
+    return checked
 
 
 def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
@@ -213,10 +233,8 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
     settings = RankingSettings.from_json(ranking.settings or {})
     as_of = ranking.as_of or _today()
     versions, parsed, read = _read(ranking)
-    results = []
-    for version in versions:
-        if version.status.event_class in settings.class_factors:
-            results += parsed[version.pk]  # else: a class this ranking no longer counts
+    # A class this ranking no longer counts: not in the list (its official results are).
+    counted = [v.pk for v in versions if v.status.event_class in settings.class_factors]
     # Every player of the versions (a class no longer counted too: their official results).
     ids = {result.player for rows in parsed.values() for result in rows}
     hidden = (
@@ -224,7 +242,13 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
         if ids
         else set()
     )
-    computed = compute_ranking(results, settings, as_of, hidden=hidden)
+    try:
+        parts = [_checked(pk, parsed[pk], settings) for pk in counted]
+    except RankingError:  # checked all together again: the error as the rules number it
+        results = [result for pk in counted for result in parsed[pk]]
+        compute_ranking(results, settings, as_of, hidden=hidden)
+        raise
+    computed = compute_ranking((), settings, as_of, hidden=hidden, checked=parts)
     players = _players(ids, as_of) if ids else {}
     lines, events = build_lines(computed, versions, players, hidden)
     with transaction.atomic():
