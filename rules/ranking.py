@@ -26,15 +26,15 @@ Settings, their checks and the messages are in `ranking_settings` (re-exported h
 from __future__ import annotations
 
 import calendar
-import itertools
 import math
 from collections.abc import Collection, Hashable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
 
+from .ranking_check import Checked, EventResult, _check, _merged, check_key, check_results
 from .ranking_settings import (
     AVERAGE_PER_HAND,
     CHAMPIONSHIP,
@@ -42,10 +42,6 @@ from .ranking_settings import (
     DISQUALIFIED,
     FIELD_SMALL,
     FORMULAS,
-    MAX_COUNT,
-    MAX_FIELD,
-    MAX_HANDS,
-    MAX_SCORE,
     MIN_EVENTS,
     MIN_HANDS,
     PLACES,
@@ -57,7 +53,6 @@ from .ranking_settings import (
     RankingError,
     RankingSettings,
     _error,
-    _whole,
     describe,
 )
 
@@ -92,24 +87,6 @@ __all__ = [
     "shown",
     "window_start",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class EventResult:
-    """One player's result in one event. Tied players share `place`; `field_size`, `date`,
-    `event_class` and `series` (how many series the event had) are the event's and must
-    agree across its results. `score` and `hands` matter for "average_per_hand" only."""
-
-    player: Hashable
-    event: Hashable
-    date: date
-    event_class: str
-    field_size: int
-    place: int
-    score: int = 0
-    hands: int = 0
-    series: int = 0
-    disqualified: bool = False
 
 
 class Scored(NamedTuple):
@@ -221,120 +198,6 @@ def _key_order(key) -> tuple:
     return (1, 0, str(key))
 
 
-def _check_event(r: EventResult, number: int, settings: RankingSettings) -> None:
-    """The event's own facts, checked on its first result."""
-    ev = r.event
-    if not isinstance(r.date, date) or isinstance(r.date, datetime):
-        raise _error("ranking.date", number, event=ev)
-    if r.event_class not in settings.class_factors:
-        raise _error("ranking.event-class", number, event=ev, event_class=r.event_class)
-    if not _whole(r.field_size, 1, MAX_FIELD):
-        raise _error("ranking.field-size", number, event=ev, max=MAX_FIELD)
-    if not _whole(r.series, 0, MAX_COUNT):
-        raise _error("ranking.series", number, event=ev, max=MAX_COUNT)
-
-
-def _result_error(r: EventResult, number: int) -> RankingError:
-    """Which of a result's own values is wrong (the fast check found one)."""
-    ev, who = r.event, r.player
-    if not _whole(r.place, 1, r.field_size):
-        return _error(
-            "ranking.place", number, event=ev, player=who, place=r.place, field_size=r.field_size
-        )
-    if not _whole(r.hands, 0, MAX_HANDS):
-        return _error("ranking.hands", number, event=ev, player=who, hands=r.hands, max=MAX_HANDS)
-    if not _whole(r.score, -MAX_SCORE, MAX_SCORE):
-        return _error("ranking.score", number, event=ev, player=who)
-    return _error("ranking.score-without-hands", number, event=ev, player=who)
-
-
-def _check(results: Iterable[EventResult], settings: RankingSettings) -> dict:
-    """Every result checked; returns event -> [meta, {place: count}, [results], players]."""
-    events: dict = {}
-    average = settings.formula == AVERAGE_PER_HAND
-    for number, r in enumerate(results, 1):
-        if not isinstance(r, EventResult):
-            raise _error("ranking.not-a-result", number, position=number)
-        meta = (r.date, r.event_class, r.field_size, r.series)
-        got = events.get(r.event)
-        if got is None:
-            _check_event(r, number, settings)
-            got = events[r.event] = [meta, {}, [], set()]
-        elif got[0] != meta:
-            raise _error("ranking.event-mismatch", number, event=r.event)
-        place, hands, score = r.place, r.hands, r.score
-        # one fast test per result (200,000 in a federation); _result_error says which
-        if not (
-            type(place) is int
-            and 1 <= place <= meta[2]
-            and type(hands) is int
-            and 0 <= hands <= MAX_HANDS
-            and type(score) is int
-            and -MAX_SCORE <= score <= MAX_SCORE
-        ) or (average and score and not hands):
-            raise _result_error(r, number)
-        players = got[3]
-        if r.player in players:
-            raise _error("ranking.duplicate", number, event=r.event, player=r.player)
-        players.add(r.player)
-        places = got[1]
-        places[place] = places.get(place, 0) + 1
-        got[2].append(r)
-    for ev, (meta, places, rows, _players) in events.items():
-        if len(rows) > meta[2]:
-            raise _error("ranking.field-overfull", event=ev, results=len(rows), field_size=meta[2])
-        order = sorted(places)
-        for place, following in itertools.pairwise(order):
-            if place + places[place] > following:
-                raise _error(
-                    "ranking.place-overlap",
-                    event=ev,
-                    tied=places[place],
-                    place=place,
-                    next=place + places[place],
-                    given=following,
-                )
-    return events
-
-
-def check_key(settings: RankingSettings) -> tuple:
-    """What checking results reads of the settings: results checked under settings of one
-    key are checked under any other settings of that key."""
-    return (frozenset(settings.class_factors), settings.formula == AVERAGE_PER_HAND)
-
-
-@dataclass(frozen=True)
-class Checked:
-    """Results checked once (`check_results`), for `compute_ranking(checked=...)` with
-    settings of the same `check_key`: a list computed again after one more event checks
-    only that event's results."""
-
-    key: tuple
-    events: dict  # event -> [(date, class, field size, series), {place: count}, [results]]
-
-
-def check_results(results: Iterable[EventResult], settings: RankingSettings) -> Checked:
-    """`results` checked as `compute_ranking` checks them (RankingError when bad)."""
-    events = _check(results, settings)
-    return Checked(check_key(settings), {ev: entry[:3] for ev, entry in events.items()})
-
-
-def _merged(events: dict, checked: Iterable[Checked], settings: RankingSettings) -> dict:
-    """The checked results of `events` and of the parts together. An event in two of them
-    has its results checked again all together (as one list would be)."""
-    key, out = check_key(settings), dict(events)
-    parts = list(checked)
-    for part in parts:
-        if part.key != key:
-            raise ValueError("results checked under settings of another check_key")
-        if not out.keys().isdisjoint(part.events):
-            rows = [r for entry in events.values() for r in entry[2]]
-            rows += [r for p in parts for entry in p.events.values() for r in entry[2]]
-            return _check(rows, settings)
-        out.update(part.events)
-    return out
-
-
 def compute_ranking(
     results: Iterable[EventResult],
     settings: RankingSettings,
@@ -342,11 +205,18 @@ def compute_ranking(
     *,
     hidden: Collection[Hashable] = (),
     checked: Iterable[Checked] = (),
+    previous: Ranking | None = None,
+    changed: Collection[Hashable] = (),
 ) -> Ranking:
     """The ranking list on `as_of` from every result given (module docstring). `hidden`:
     players hidden from public lists; they keep their rank (the page prints "nicht
     öffentlich"). `checked`: more results, checked earlier (`check_results`). Raises
-    RankingError for bad results, also outside the window."""
+    RankingError for bad results, also outside the window.
+
+    `previous`: a list computed with the same settings and date from results that differ
+    from these only in events of the players in `changed` (added, removed or other
+    results; `hidden` other for them only): the other players' lines are taken from it
+    (their events and so their lines are the same), ranked again with the new ones."""
     if isinstance(as_of, datetime):
         as_of = as_of.date()
     if not isinstance(as_of, date):
@@ -369,11 +239,22 @@ def compute_ranking(
             infos.append(EventInfo(ev, day, klass, size, series, len(rows), reason))
     # recency: 0 is the newest event (then by key), so equal points keep the newer result
     infos.sort(key=lambda i: (-i.date.toordinal(), _key_order(i.event)))
+    if previous is not None and (previous.settings != settings or previous.as_of != as_of):
+        previous = None
+    if previous is not None:
+        changed = frozenset(changed)
+        kept = [ln for ln in (*previous.lines, *previous.unlisted) if ln.player not in changed]
+    else:
+        changed, kept = None, []
     per_player: dict = {}
     flagged = set()  # the players with a result that does not count
     for recency, info in enumerate(infos):
         entry = events[info.event]
         places, rows, reason = entry[1], entry[2], info.reason
+        if changed is not None:
+            rows = [r for r in rows if r.player in changed]
+            if not rows:
+                continue
         factor, size = factors[info.event_class], info.field_size
         # twice the average of the points of places p .. p + tied - 1, times the factor
         units = {p: (2 * (size - p + 1) - (tied - 1)) * factor for p, tied in places.items()}
@@ -388,12 +269,13 @@ def compute_ranking(
             else:
                 got.append(item)
     hidden = frozenset(hidden)
-    lines = [
+    fresh = [
         _line(p, items, settings, factors, p in hidden, p in flagged)
         for p, items in per_player.items()
     ]
+    lines = fresh + kept
     lines.sort(key=PlayerLine.sort_key)
-    listed = _ranked([ln for ln in lines if ln.listed], fresh=True)
+    listed = _ranked([ln for ln in lines if ln.listed], fresh={id(ln) for ln in fresh})
     infos.sort(key=lambda i: (i.date, _key_order(i.event)))
     unlisted = tuple(ln for ln in lines if not ln.listed)
     return Ranking(settings, as_of, start, listed, unlisted, tuple(infos))
@@ -462,10 +344,10 @@ def _best_per_hand(results: Iterable[EventResult]) -> Fraction | None:
     return Fraction(top_score, top_hands) if top_hands else None
 
 
-def _ranked(lines: list[PlayerLine], *, fresh: bool = False) -> tuple[PlayerLine, ...]:
+def _ranked(lines: list[PlayerLine], *, fresh: Collection[int] = ()) -> tuple[PlayerLine, ...]:
     """Ranks over lines in order: equal value, events counted and best share a rank
-    (1, 2, 2, 4). `fresh`: lines made for this list, given their rank in place (no copy
-    of 10,000 frozen lines); else copies."""
+    (1, 2, 2, 4). `fresh`: the ids of lines made for this list, given their rank in place
+    (no copy of 10,000 frozen lines); others are copied when their rank changes."""
     out = []
     keys = [ln.order[:3] for ln in lines]
     for i, ln in enumerate(lines):
@@ -473,12 +355,16 @@ def _ranked(lines: list[PlayerLine], *, fresh: bool = False) -> tuple[PlayerLine
         shared = (i > 0 and keys[i] == keys[i - 1]) or (
             i + 1 < len(lines) and keys[i] == keys[i + 1]
         )
-        if fresh:
+        if id(ln) in fresh:
             object.__setattr__(ln, "rank", rank)
             object.__setattr__(ln, "shared", shared)
             out.append(ln)
-        else:
-            out.append(replace(ln, rank=rank, shared=shared))
+        elif ln.rank == rank and ln.shared == shared:
+            out.append(ln)  # frozen: the same line in both lists
+        else:  # a copy (as dataclasses.replace, a fifth of its time)
+            copy = object.__new__(PlayerLine)
+            copy.__dict__.update(ln.__dict__, rank=rank, shared=shared)
+            out.append(copy)
     return tuple(out)
 
 

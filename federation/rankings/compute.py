@@ -130,18 +130,45 @@ def _results(line, index: dict) -> list[list]:
     return out
 
 
-def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], list[list]]:
+def build_lines(
+    ranking, versions, players: dict, hidden, kept: dict | None = None
+) -> tuple[list[dict], list[list]]:
     """The snapshot's lines from the computed list (`rules.ranking.Ranking`) and
-    its events, the lines' results packed against them (federation.rankings.snapshot_rows)."""
+    its events, the lines' results packed against them (federation.rankings.snapshot_rows).
+    `kept`: what the last call for this ranking left there (and this one leaves): a line
+    the rules took unchanged from the last list (the same results) has its packed results
+    and texts taken from it, renumbered against these events (their order stays)."""
     events, index = [], {}
     newest_first = sorted(versions, key=lambda v: (v.status.event.start_date, v.status.event_id))
     for v in reversed(newest_first):
         event = v.status.event
         index[event.pk] = len(events)
         events.append([v.pk, event.pk, event.name, event.start_date.isoformat(), v.field_size])
-    out = []
+    kept = {} if kept is None else kept
+    before, renumber = kept.get("lines", {}), None
+    if "events" in kept:  # old position -> new; None: the event is gone
+        renumber = [index.get(pk) for pk in kept["events"]]
+        if renumber == list(range(len(events))):
+            renumber = None  # the same positions: the packed results as they are
+        elif None in renumber:
+            before = {}
+    now, out = {}, []
     for line in (*ranking.lines, *ranking.unlisted):
         person = players.get(line.player, {"name": "?", "club": "", "regions": []})
+        got = before.get(line.player)
+        if (
+            got is None
+            or got[0] is not line.counted
+            or got[1] is not line.dropped
+            or (got[2] is not line.excluded)
+        ):
+            got = (line.counted, line.dropped, line.excluded, _results(line, index),
+                   _decimal(line.value), _decimal(line.best))  # fmt: skip
+        elif renumber is not None:
+            packed = [[renumber[e], place, points, counted, why]
+                      for e, place, points, counted, why in got[3]]  # fmt: skip
+            got = (*got[:3], packed, *got[4:])
+        now[line.player] = got
         out.append(
             {
                 "player": line.player,
@@ -149,15 +176,16 @@ def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], l
                 "club": person["club"],
                 "regions": person["regions"],
                 "rank": line.rank,
-                "value": _decimal(line.value),
+                "value": got[4],
                 "listed": line.listed,
                 "hidden": line.player in hidden,
                 "events_counted": line.events_counted,
-                "best": _decimal(line.best),
+                "best": got[5],
                 "reason": REASONS.get(line.reason, line.reason) if line.reason else "",
-                "results": _results(line, index),
+                "results": got[3],
             }
         )
+    kept["events"], kept["lines"] = [e[1] for e in events], now
     # Listed by rank, the unlisted after them; then by name (a shared rank too).
     out.sort(key=lambda ln: (not ln["listed"], ln["rank"] or 0, fold_german(ln["name"])))
     return out, events
@@ -170,6 +198,11 @@ def build_lines(ranking, versions, players: dict, hidden) -> tuple[list[dict], l
 _PARSED: dict[int, tuple[tuple, list[EventResult], int]] = {}
 # And checked (`rules.ranking.check_results`): version -> (its parsed results, the check).
 _CHECKED: dict[int, tuple[list[EventResult], Checked]] = {}
+# The last list computed of each ranking, with the checks and hidden players it was computed
+# from: the next one takes from it the lines of the players whose events are the same.
+_LAST: dict[int, tuple[dict[int, Checked], frozenset, object]] = {}
+# And its lines' packed results (`build_lines`'s `kept`).
+_BUILT: dict[int, dict] = {}
 
 
 def _facts(version: EventVersion) -> tuple:
@@ -228,6 +261,20 @@ def _checked(pk: int, results: list[EventResult], settings: RankingSettings) -> 
     return checked
 
 
+def _previous(ranking_pk: int, parts: dict[int, Checked], hidden: set):
+    """The ranking's last list computed here and the players whose lines may differ from
+    it: those of the versions added, removed or checked again, and those hidden or shown
+    since (the rules take it only if computed with the same settings and date)."""
+    last = _LAST.get(ranking_pk)
+    if last is None:
+        return None, ()
+    before, hidden_before, computed = last
+    moved = [part for pk, part in parts.items() if before.get(pk) is not part]
+    moved += [part for pk, part in before.items() if parts.get(pk) is not part]
+    changed = {r.player for part in moved for entry in part.events.values() for r in entry[2]}
+    return computed, changed | (hidden ^ hidden_before)
+
+
 def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
     """A new snapshot of the ranking from its approved versions (module docstring)."""
     settings = RankingSettings.from_json(ranking.settings or {})
@@ -243,14 +290,19 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
         else set()
     )
     try:
-        parts = [_checked(pk, parsed[pk], settings) for pk in counted]
+        parts = {pk: _checked(pk, parsed[pk], settings) for pk in counted}
     except RankingError:  # checked all together again: the error as the rules number it
         results = [result for pk in counted for result in parsed[pk]]
         compute_ranking(results, settings, as_of, hidden=hidden)
         raise
-    computed = compute_ranking((), settings, as_of, hidden=hidden, checked=parts)
+    previous, changed = _previous(ranking.pk, parts, hidden)
+    computed = compute_ranking((), settings, as_of, hidden=hidden, checked=parts.values(),
+                               previous=previous, changed=changed)  # fmt: skip
+    _LAST[ranking.pk] = (parts, frozenset(hidden), computed)
     players = _players(ids, as_of) if ids else {}
-    lines, events = build_lines(computed, versions, players, hidden)
+    lines, events = build_lines(
+        computed, versions, players, hidden, _BUILT.setdefault(ranking.pk, {})
+    )
     with transaction.atomic():
         _official_results(ranking, versions, read, players)
         # The ranking's row lock gives each computation its own number.

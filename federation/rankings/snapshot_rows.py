@@ -54,16 +54,11 @@ def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tu
                     regional, previous = count, line["rank"]
                 region_rank = regional
             seen[region] = (count, previous, regional)
-        results = []
-        for r in line.get("results") or ():
-            if type(r) is list:
-                results.append(r)
-            elif r.keys() == KEYS:
-                key = (r["version"], r["event"], r["event_name"], r["date"], r["field"])
-                index = facts.setdefault(key, len(facts))
-                results.append([index, r["place"], r["points"], r["counted"], r["reason"]])
-            else:
-                results.append(r)
+        results = line.get("results") or []
+        if type(results) is list and set(map(type, results)) <= {list}:
+            pass  # packed already (federation.rankings.compute): as it is
+        else:
+            results = _packed(results, facts)
         head = {key: value for key, value in line.items() if key != "results"}
         rows.append(
             (snapshot_id, position, line["player"], region, line.get("rank"), region_rank,
@@ -71,6 +66,21 @@ def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tu
              *sort_columns(line))
         )  # fmt: skip
     return [list(key) for key in facts], rows
+
+
+def _packed(raw, facts: dict) -> list:
+    """A line's results packed against the events (`facts`: fact -> index, grown here)."""
+    results = []
+    for r in raw:
+        if type(r) is list:
+            results.append(r)
+        elif r.keys() == KEYS:
+            key = (r["version"], r["event"], r["event_name"], r["date"], r["field"])
+            index = facts.setdefault(key, len(facts))
+            results.append([index, r["place"], r["points"], r["counted"], r["reason"]])
+        else:
+            results.append(r)
+    return results
 
 
 def unpack(results: list, events: list) -> list[dict]:

@@ -83,3 +83,52 @@ def test_a_bad_version_is_refused_as_the_whole_list_refuses_it(ranking, club_a):
     # numbered in the whole list (the newest status's versions first), as before the
     # checks were kept: the fourth result, not the second of its version
     assert caught.value.code == "ranking.duplicate" and caught.value.number == 4
+
+
+def stored(snapshot) -> tuple:
+    """Everything the snapshot stores but its number: its events and every row's columns."""
+    from federation.rankings.models import SnapshotLine
+    from federation.rankings.snapshot_rows import ROW_FIELDS
+
+    rows = SnapshotLine.objects.filter(snapshot=snapshot).order_by("position")
+    return snapshot.events, snapshot.versions, list(rows.values_list(*ROW_FIELDS[1:]))
+
+
+def rebuilt(ranking):
+    """The snapshot a worker that kept nothing computes."""
+    for kept in (compute._PARSED, compute._CHECKED, compute._LAST, compute._BUILT):
+        kept.clear()
+    return compute.recompute(ranking)
+
+
+def test_lines_taken_from_the_last_list_are_stored_as_a_rebuild_stores_them(ranking, club_a):
+    from federation.models import EventVersion, PublicHiding
+
+    p = [PlayerFactory() for _ in range(6)]
+    old = EventFactory(club=club_a, start_date=dt.date(2026, 2, 1))
+    approved_version(ranking, old, [res(p[0], 1), res(p[1], 2), res(p[2], 3)])
+    mid = EventFactory(club=club_a, start_date=dt.date(2026, 3, 1))
+    gone = approved_version(ranking, mid, [res(p[3], 1), res(p[4], 2)])
+    compute.recompute(ranking)
+    # a newer event (every event's position moves), an older one, a version no longer
+    # counted, a player hidden, a name changed
+    new = EventFactory(club=club_a, start_date=dt.date(2026, 6, 1))
+    approved_version(ranking, new, [res(p[5], 1), res(p[0], 2)])
+    older = EventFactory(club=club_a, start_date=dt.date(2026, 1, 1))
+    approved_version(ranking, older, [res(p[1], 1), res(p[2], 2)])
+    EventVersion.objects.filter(pk=gone.pk).update(state=EventVersion.State.REJECTED)
+    PublicHiding.objects.create(player=p[2])
+    p[1].given_name = "Anders"
+    p[1].save()
+    taken = compute.recompute(ranking)
+    assert stored(taken) == stored(rebuilt(ranking))
+    assert any(ln["name"].startswith("Anders") for ln in taken.lines)
+    # one more event, the newest (its two players' lines computed, the others' taken and
+    # their results renumbered), a name changed of a line taken: the same as a rebuild
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 7, 1)),
+                     [res(p[4], 1), res(p[3], 2)])  # fmt: skip
+    p[5].given_name = "Berta"
+    p[5].save()
+    taken = compute.recompute(ranking)
+    assert stored(taken) == stored(rebuilt(ranking))
+    assert any(ln["name"].startswith("Berta") for ln in taken.lines)
