@@ -252,7 +252,7 @@ def rows(world: dict, runs: int) -> list[tuple]:
     for label, url, target in members:
         out.append((label, *measure(officer, url, runs, clear=True), target))
     out.append(("recompute after one approval (task)",
-                *recompute_runs(world, max(3, runs // 5)), 2000))  # fmt: skip
+                *recompute_runs(world, max(3, runs // 5)), 1000))  # fmt: skip
     out.append(("submit a 400-player event end to end", None, None, None, 20000))
     return out
 
