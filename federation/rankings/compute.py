@@ -145,9 +145,11 @@ def build_lines(
         index[event.pk] = len(events)
         events.append([v.pk, event.pk, event.name, event.start_date.isoformat(), v.field_size])
     kept = {} if kept is None else kept
-    before, renumber = kept.get("lines", {}), None
-    if "events" in kept:  # old position -> new; None: the event is gone
-        renumber = [index.get(pk) for pk in kept["events"]]
+    # One value read and written whole: two computations at once never mix theirs.
+    last_events, before = kept.get("last", (None, {}))
+    renumber = None
+    if last_events is not None:  # old position -> new; None: the event is gone
+        renumber = [index.get(pk) for pk in last_events]
         if renumber == list(range(len(events))):
             renumber = None  # the same positions: the packed results as they are
         elif None in renumber:
@@ -185,7 +187,7 @@ def build_lines(
                 "results": got[3],
             }
         )
-    kept["events"], kept["lines"] = [e[1] for e in events], now
+    kept["last"] = ([e[1] for e in events], now)
     # Listed by rank, the unlisted after them; then by name (a shared rank too).
     out.sort(key=lambda ln: (not ln["listed"], ln["rank"] or 0, fold_german(ln["name"])))
     return out, events
