@@ -230,7 +230,7 @@ def rows(world: dict, runs: int) -> list[tuple]:
     public = [
         ("public list page, national", page, 150, 5),
         ("public list page, one region", f"{page}?region={region.pk}", 150, 5),
-        ("JSON API list, national", reverse("federation_api:ranking", args=[ranking.pk]), 150, 5),
+        ("JSON API list, national", reverse("federation_api:ranking", args=[ranking.pk]), 50, 5),
         ("public player card", reverse("federation_public:card", args=[ranking.pk, player]),
          100, 5),
     ]  # fmt: skip
