@@ -34,7 +34,13 @@ from common.gc_tuning import cycle_collection_paused
 from live.laptop import outbox, transport
 from live.models import Installation, LiveChange, LiveLink
 from live.shared import protocol
-from live.shared.parts import KeptVersions, event_parts, fingerprints, read_snapshot
+from live.shared.parts import (
+    KeptDumps,
+    KeptVersions,
+    event_parts,
+    fingerprints,
+    read_snapshot,
+)
 
 BATCH_BYTES = 2 * 1024 * 1024
 TIMEOUT_S = 20.0
@@ -47,8 +53,9 @@ PROBE_TIMEOUT_S = 4.0
 # in one push, and the worker leaves the laptop's CPU to the director in between (bench:
 # with a push after every confirmation the worker pushed 82 % of the time).
 PUSH_GAP_S = 2.0
-# The sheet versions the last pushes dumped: the next push reads only new ones' grids.
-_KEPT = KeptVersions(events=2)  # (a laptop sends one event, seldom two)
+# What the last pushes dumped: the next push reads only new versions' grids and
+# fingerprints only the sheets that changed.
+_KEPT = KeptVersions(events=2, make=KeptDumps)  # (a laptop sends one event, seldom two)
 TASK_RESULTS_KEPT = timedelta(hours=1)
 REMOVE_EVERY_S = 600.0
 # Kinds of parts in the order a server can apply them: the event and its people first,
@@ -212,8 +219,9 @@ def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> P
         with read_snapshot():
             link_row = LiveLink.objects.filter(pk=link.pk)
             next_seq = link_row.values_list("next_seq", flat=True).get()
-            parts = event_parts(event, _KEPT.of(event.pk))
-        prints = fingerprints(parts)
+            kept = _KEPT.of(event.pk)
+            parts = event_parts(event, kept.versions)
+        prints = fingerprints(parts, kept)
     to_seq = next_seq - 1
     sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}
     changed = sorted((k for k in parts if sent_parts.get(k) != prints[k]), key=_rank)

@@ -17,6 +17,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -30,6 +31,7 @@ from scoring.archive.validate import FORMAT, VERSION
 ROSTER_KEYS = ("clubs", "players", "participants", "groups")
 # Top-level keys of the archive that are the document's envelope, not a part.
 ENVELOPE = ("format", "version", "exported_at", "exported_from")
+SHEET_PREFIX = protocol.SHEET + ":"
 
 
 def cut(data: dict) -> dict[str, Any]:
@@ -64,18 +66,19 @@ def event_parts(event, version_dumps: dict | None = None) -> dict[str, Any]:
 
 
 class KeptVersions:
-    """The sheet versions a process dumped before (see `export_event`'s
-    ``version_dumps``), for the last ``events`` events it dumped: the next dump of one of
-    them reads only the new versions' grids. Process memory only: a restarted process
-    dumps everything once."""
+    """What a process dumped before of the last ``events`` events it dumped: by default
+    the sheet versions (see `export_event`'s ``version_dumps``: the next dump of one of
+    them reads only the new versions' grids), or what ``make`` makes (the sender's
+    `KeptDumps`). Process memory only: a restarted process dumps everything once."""
 
-    def __init__(self, events: int):
+    def __init__(self, events: int, make=dict):
         self.events = events
-        self._of: OrderedDict[int, dict] = OrderedDict()
+        self.make = make
+        self._of: OrderedDict[int, Any] = OrderedDict()
 
-    def of(self, event_id: int) -> dict:
+    def of(self, event_id: int):
         kept = self._of.pop(event_id, None)
-        self._of[event_id] = kept = {} if kept is None else kept
+        self._of[event_id] = kept = self.make() if kept is None else kept
         while len(self._of) > self.events:
             self._of.popitem(last=False)
         return kept
@@ -120,8 +123,35 @@ def fingerprint(data: Any) -> str:
     return hashlib.sha256(text).hexdigest()
 
 
-def fingerprints(parts: dict[str, Any]) -> dict[str, str]:
-    return {key: fingerprint(data) for key, data in parts.items()}
+@dataclass
+class KeptDumps:
+    """One event's dumps a sender keeps from push to push: its sheet versions
+    (`event_parts`' ``version_dumps``) and its sheet parts with their fingerprints, by key."""
+
+    versions: dict = field(default_factory=dict)
+    sheets: dict[str, tuple[Any, str]] = field(default_factory=dict)
+
+
+def fingerprints(parts: dict[str, Any], kept: KeptDumps | None = None) -> dict[str, str]:
+    """The parts' fingerprints. With ``kept``, a sheet's is taken over from the last call
+    when its part is equal: sheets are nearly all of a 400-player event's parts, a push
+    changes a few, and the comparison is cheap (a kept version's dump is the same object
+    from one dump to the next: equal lists of versions compare by identity). Only sheets:
+    besides their versions they hold model fields of one type each, while a JSON field
+    elsewhere could turn 1 into 1.0 or true, equal in Python but not in the part sent."""
+    if kept is None:
+        return {key: fingerprint(data) for key, data in parts.items()}
+    prints, sheets = {}, {}
+    for key, data in parts.items():
+        before = kept.sheets.get(key)
+        if before is not None and before[0] == data:
+            prints[key] = before[1]
+        else:
+            prints[key] = fingerprint(data)
+        if key.startswith(SHEET_PREFIX):
+            sheets[key] = (data, prints[key])
+    kept.sheets = sheets
+    return prints
 
 
 def assemble(parts: dict[str, Any], *, exported_from: str = "") -> dict:
