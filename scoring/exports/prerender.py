@@ -147,6 +147,21 @@ def fresh_file_soon(slug: str, event, fmt: str, language: str | None) -> StoredF
     return fresh_file(slug, event, fmt, language)
 
 
+def render_at_click(slug: str, event, fmt: str, render) -> tuple[bytes, str, str]:
+    """`render()` (the click's own layout, no fresh file being there), kept as the worker
+    keeps its render (`_store`, labelled with the results and seats read before it): the
+    render still waiting in the queue then skips it, and the next click gets it at once."""
+    language = translation.get_language()
+    if (slug, fmt) not in PRERENDERED or settle_seconds() is None or language not in languages():
+        return render()
+    state, key = results_state(event.pk), seating_key(event.pk)
+    started = time.perf_counter()
+    rendered = render()
+    if state is not None:
+        _store(event.pk, language, state[0], key, rendered, time.perf_counter() - started)
+    return rendered
+
+
 def _database_backend():
     from django_tasks_db.backend import DatabaseBackend
 

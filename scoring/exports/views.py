@@ -124,12 +124,17 @@ def export(request, scope, pk, slug, fmt):
     if stored is not None:  # rendered ahead from these very results (prerender)
         content, filename, content_type = stored.content, stored.filename, stored.content_type
     else:
-        content, filename, content_type = render_export(
+        content, filename, content_type = prerender.render_at_click(
             exporter.slug,
             obj,
             fmt,
-            base_url=_base_url(request),
-            csp_nonce=request.csp_nonce if fmt == "html" else "",
+            lambda: render_export(
+                exporter.slug,
+                obj,
+                fmt,
+                base_url=_base_url(request),
+                csp_nonce=request.csp_nonce if fmt == "html" else "",
+            ),
         )
     if fmt == "html":
         return HttpResponse(content, content_type=content_type)

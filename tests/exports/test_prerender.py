@@ -300,3 +300,34 @@ def test_a_click_during_the_render_waits_for_its_file(club_a, scorer_a, ahead, m
     )
     naps.clear()
     assert prerender.fresh_file_soon("standings", event, "pdf", "de") is None and not naps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_click_that_lays_the_pdf_out_keeps_it_for_the_worker_and_the_next_click(
+    client, club_a, scorer_a, organiser_a, ahead, monkeypatch
+):
+    """No fresh file at the click: it lays the PDF out itself and keeps it as the worker
+    would, so the render waiting in the queue skips it and a second click gets it at once."""
+    ahead.STANDINGS_PRERENDER_LANGUAGES = ("de",)
+    series, tables = make_series(club_a, tables=2)
+    _confirmed(club_a, tables[0], random_grid(seed=3), scorer_a, scorer(club_a, "checker"))
+    assert _waiting_renders().count() == 1 and not PrerenderedExport.objects.exists()
+    client.force_login(organiser_a)
+    first = _click(client, series.event_id, "de")
+    row = PrerenderedExport.objects.get()
+    assert bytes(row.content) == first and row.results_version == _version(series.event_id)
+    assert row.language == "de" and row.seating == prerender.seating_key(series.event_id)
+    run_worker()
+    result = DBTaskResult.objects.get(task_path=TASK)
+    assert result.return_value["languages"] == []  # the worker found it kept
+    assert PrerenderedExport.objects.get().rendered_at == row.rendered_at
+
+    def no_render(*args, **kwargs):
+        raise AssertionError("the second click rendered although the first kept its file")
+
+    monkeypatch.setattr(export_views, "render_export", no_render)
+    assert _click(client, series.event_id, "de") == first
+    # English is not rendered ahead here: a click in English is laid out and not kept.
+    monkeypatch.undo()
+    _click(client, series.event_id, "en")
+    assert PrerenderedExport.objects.count() == 1
