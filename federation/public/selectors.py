@@ -15,8 +15,10 @@ import datetime as dt
 import zlib
 from dataclasses import dataclass, field
 
+import orjson
 from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
@@ -29,6 +31,7 @@ from federation.rankings.models import (
     RankingStatus,
     SnapshotLine,
 )
+from federation.rankings.public_lines import public_line, public_results  # noqa: F401
 from federation.rankings.snapshot_rows import read_lines, unpack
 from tournaments.models import Event, Series
 
@@ -188,31 +191,29 @@ def official_results(player_id: int) -> list[dict]:
     return [dict(zip(keys, row, strict=True)) for row in rows]
 
 
-# Only these leave the house; a hidden line keeps the first group only.
-_RANKED = ("rank", "value", "listed", "events_counted", "best")
-_PERSON = ("player", "name", "club")
-_RESULT = ("event_name", "date", "place", "field", "points", "counted", "reason")
-
-
-def public_line(line: dict) -> dict:
-    """A line as the public may see it (see the module's docstring)."""
-    out = {key: line.get(key) for key in _RANKED}
-    out["hidden"] = bool(line.get("hidden"))
-    if "region_rank" in line:
-        out["region_rank"] = line["region_rank"]
-    if not out["listed"]:
-        out["reason"] = line.get("reason") or ""
-    if out["hidden"]:
-        out.update(player=None, name=None, club=None)
-    else:
-        out.update({key: line.get(key) for key in _PERSON})
-    return out
-
-
-def public_results(line: dict) -> list[dict]:
-    if line.get("hidden"):
+def public_texts(state: RankingState, translate) -> list[str]:
+    """The newest snapshot's whole list as the JSON API writes its lines, in order: the
+    texts stored with the rows (one query, nothing parsed), except a line with a reason
+    (``translate``d for the reader) or a row written before the texts (built from its line)."""
+    if state.snapshot_id is None:
         return []
-    return [{key: result.get(key) for key in _RESULT} for result in line.get("results", [])]
+    table = connection.ops.quote_name(SnapshotLine._meta.db_table)
+    sql = (
+        f"SELECT public, CASE WHEN listed AND public <> '' THEN NULL ELSE line END"
+        f" FROM {table} WHERE snapshot_id = %s ORDER BY position"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [state.snapshot_id])
+        rows = cursor.fetchall()
+    out = []
+    for text, line in rows:
+        if line is not None:
+            found = public_line(orjson.loads(line) if isinstance(line, str) else line)
+            if found.get("reason"):
+                found["reason"] = translate(found["reason"])
+            text = orjson.dumps(found).decode()
+        out.append(text)
+    return out
 
 
 def region_lines(state: RankingState, region_id: int | None) -> list[dict]:

@@ -264,6 +264,10 @@ class SnapshotLine(models.Model):
     sort_club = models.CharField(max_length=300, default="", blank=True)
     events_counted = models.PositiveIntegerField(default=0)
     points = models.DecimalField(max_digits=18, decimal_places=2, default=0)
+    # The line as the JSON API shows it (federation.rankings.public_lines.public_text), kept
+    # as text so that its keys keep their order and the national list splices it as it is;
+    # empty in rows written before it (read through the line then).
+    public = models.TextField(default="", blank=True)
 
     class Meta:
         ordering = ["snapshot", "position"]

@@ -18,12 +18,13 @@ import orjson
 from django.db import connection
 
 from clubs.models import fold_german
+from federation.rankings.public_lines import public_text
 
 FACTS = ("version", "event", "event_name", "date", "field")
 KEYS = frozenset((*FACTS, "place", "points", "counted", "reason"))
 ROW_FIELDS = (
     "snapshot", "position", "player", "region", "rank", "region_rank", "listed", "hidden",
-    "line", "results", "sort_name", "sort_club", "events_counted", "points",
+    "line", "results", "sort_name", "sort_club", "events_counted", "points", "public",
 )  # fmt: skip
 
 
@@ -63,7 +64,7 @@ def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tu
         rows.append(
             (snapshot_id, position, line["player"], region, line.get("rank"), region_rank,
              bool(line.get("listed")), bool(line.get("hidden")), head, results,
-             *sort_columns(line))
+             *sort_columns(line), public_text(head))
         )  # fmt: skip
     return [list(key) for key in facts], rows
 
