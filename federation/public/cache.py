@@ -17,7 +17,7 @@ from functools import wraps
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.text import compress_string
@@ -75,17 +75,23 @@ def snapshot_view(kind: str, params: tuple[str, ...] = (), *, every_ranking: boo
             response = cached_answer(request, key, cache_state, gzipped)
             if response is not None:
                 return response
-            rendered = view(request, state, **kwargs)
-            if rendered.status_code != 200 or rendered.streaming:
-                return _private(rendered)  # an error page is never cached
-            content_type, body = rendered["Content-Type"], rendered.content
-            cache.set_many(
-                {key: (content_type, body), f"{key}:gz": (content_type, compress_string(body))},
-                CACHE_SECONDS,
-            )
+            entry = cache.get(key) if gzipped else None  # a plain reader's render
+            if entry is None:
+                rendered = view(request, state, **kwargs)
+                if rendered.status_code != 200 or rendered.streaming:
+                    return _private(rendered)  # an error page is never cached
+                entry = (rendered["Content-Type"], rendered.content)
+            # The gzip form only when a reader asks for it: compressing the national JSON
+            # (1.5 MB) costs more than building it.
+            found = {key: entry}
+            if gzipped:
+                found[f"{key}:gz"] = (entry[0], compress_string(entry[1]))
+            cache.set_many(found, CACHE_SECONDS)
             # Read back through the one path that sets ETag, Last-Modified and Cache-Control.
             response = cached_answer(request, key, cache_state, gzipped)
-            return response if response is not None else _private(rendered)
+            if response is None:  # the cache lost it already: this reader gets it unstored
+                response = _private(HttpResponse(entry[1], content_type=entry[0]))
+            return response
 
         return wrapped
 

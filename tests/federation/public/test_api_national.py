@@ -2,6 +2,8 @@
 (issue 38, target 6): the same bytes as the lines built and encoded per request, in
 either language, and for rows written before the texts."""
 
+import gzip
+
 import orjson
 import pytest
 from django.core.cache import cache
@@ -76,3 +78,17 @@ def test_the_stored_text_is_the_public_line_only(fed):
     assert hidden["hidden"] and hidden["player"] is None and hidden["name"] is None
     for text in texts:
         assert "regions" not in text and "birth_year" not in text and "results" not in text
+
+
+def test_the_gzip_form_is_made_when_asked_for_from_the_plain_render(fed, django_assert_num_queries):
+    cache.clear()
+    address = reverse("federation_api:ranking", args=[fed["ranking"].pk])
+    client = Client()
+    plain = client.get(address)
+    assert "Content-Encoding" not in plain
+    with django_assert_num_queries(1):  # the ranking's state only: the list not read again
+        packed = client.get(address, HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Encoding"] == "gzip" and packed["ETag"] == plain["ETag"][:-1] + '-gz"'
+    assert gzip.decompress(packed.content) == plain.content
+    again = client.get(address, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed["ETag"])
+    assert again.status_code == 304
