@@ -92,3 +92,14 @@ def test_the_gzip_form_is_made_when_asked_for_from_the_plain_render(fed, django_
     assert gzip.decompress(packed.content) == plain.content
     again = client.get(address, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed["ETag"])
     assert again.status_code == 304
+
+
+def test_the_stored_text_never_carries_a_regional_rank():
+    from federation.rankings.public_lines import public_text
+
+    line = {"player": 7, "name": "Anna", "club": "HDK", "rank": 1, "value": "40.5",
+            "listed": True, "events_counted": 3, "best": "29", "regions": [3]}  # fmt: skip
+    assert public_text(line | {"region_rank": 1}) == public_text(line)
+    assert list(orjson.loads(public_text(line))) == [
+        "rank", "value", "listed", "events_counted", "best", "hidden", "player", "name", "club"
+    ]  # fmt: skip
