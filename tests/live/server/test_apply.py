@@ -157,7 +157,9 @@ def test_the_first_batch_creates_an_equal_event(laptop, token, received):
 
 def test_a_player_number_known_under_another_name_refuses_the_first_batch(laptop, token):
     parts = event_parts(laptop)
-    Player.objects.filter(player_number="K0003").update(family_name="Anders")
+    # Another name than the random one it has (Faker's German names hold "Anders" too).
+    renamed = Player.objects.get(player_number="K0003").family_name + "-Anders"
+    Player.objects.filter(player_number="K0003").update(family_name=renamed)
     before = Event.objects.count()
     with translation.override("de"), pytest.raises(ApplyError) as refused:
         create_event(token, batch(parts, event_id=laptop.pk))
