@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 from common.forms import parse_int
 from federation.public import selectors as public
 from federation.public.cache import snapshot_view
+from federation.rankings.public_lines import public_line, public_results
 
 MAX_AGE = 5
 
@@ -80,7 +81,7 @@ def rankings(request):
 
 
 def _line_json(line: dict) -> dict:
-    out = public.public_line(line)
+    out = public_line(line)
     if out.get("reason"):
         out["reason"] = _(out["reason"])
     return out
@@ -119,7 +120,7 @@ def player(request, state, player):
     line = public.snapshot_line(state.snapshot_id, player)
     if line is None or line.get("hidden"):
         raise Http404("no public card")
-    results = public.public_results(line)
+    results = public_results(line)
     for result in results:
         if result.get("reason"):
             result["reason"] = _(result["reason"])

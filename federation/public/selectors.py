@@ -31,7 +31,7 @@ from federation.rankings.models import (
     RankingStatus,
     SnapshotLine,
 )
-from federation.rankings.public_lines import public_line, public_results  # noqa: F401
+from federation.rankings.public_lines import public_line
 from federation.rankings.snapshot_rows import read_lines, unpack
 from tournaments.models import Event, Series
 

@@ -24,6 +24,7 @@ from clubs.models import Club
 from common.forms import parse_int
 from federation.public import selectors as public
 from federation.public.cache import LANGUAGE_PARAM, snapshot_view
+from federation.rankings.public_lines import public_line, public_results
 from tournaments.models import Participant
 
 LIST_PAGE_SIZE = 200
@@ -180,7 +181,7 @@ def ranking(request, state):
             "regions": regions,
             "region": region,
             "page": page,
-            "lines": [_translated(public.public_line(line)) for line in page.object_list],
+            "lines": [_translated(public_line(line)) for line in page.object_list],
             "total": page.paginator.count,
             "query": query.urlencode(),
             "base_url": base_url,
@@ -199,8 +200,8 @@ def player_card(request, state, player):
         "federation/public/card.html",
         {
             "state": state,
-            "line": _translated(public.public_line(line)),
-            "results": [_translated(r) for r in public.public_results(line)],
+            "line": _translated(public_line(line)),
+            "results": [_translated(r) for r in public_results(line)],
             "official": public.official_results(player),
             "languages": language_links(request, request.path),
         },
