@@ -218,6 +218,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound on the server: psycopg then prepares a query the connection has run
+    # five times, so PostgreSQL stops planning the read paths' queries afresh on every
+    # request (a third of their database time; issue 38, docs/performance-log.md). A pooler
+    # in transaction mode needs PgBouncer 1.21 or newer for it (docs/deploy.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
 if HALL_MODE:
     DATABASES["default"] = dj_database_url.parse(
         f"sqlite:///{datafolder.database_path(HALL_DATA_DIR)}", conn_max_age=0
