@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player
+from common.json_text import JSONTextField
 from tournaments.models import Event
 
 
@@ -218,8 +219,7 @@ class RankingSnapshot(models.Model):
             self.events, rows = pack(None, self._lines, self.events or ())
             super().save(*args, **kwargs)
             self.rows.all().delete()
-            insert(SnapshotLine, ROW_FIELDS, [(self.pk, *row[1:]) for row in rows],
-                   casts={"line": "jsonb", "results": "jsonb"})  # fmt: skip
+            insert(SnapshotLine, ROW_FIELDS, [(self.pk, *row[1:]) for row in rows])
             # Read back when asked (their results may have been given packed).
             self._unsaved_lines, self._lines = False, None
 
@@ -256,8 +256,9 @@ class SnapshotLine(models.Model):
     region_rank = models.PositiveIntegerField(null=True, blank=True)
     listed = models.BooleanField(default=True)
     hidden = models.BooleanField(default=False)
-    line = models.JSONField(default=dict)
-    results = models.JSONField(default=list)
+    # JSON as text: written and read whole, never queried inside (common.json_text).
+    line = JSONTextField(default=dict)
+    results = JSONTextField(default=list)
     # What a list page sorts by, so that it reads one page in that order (the same values
     # as the line's, names folded as clubs.models.fold_german: a-z0-9, any collation).
     sort_name = models.CharField(max_length=300, default="", blank=True)
