@@ -5,6 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
+TEST_WORKERS ?= auto
 
 .PHONY: run hall test lint format serve-prod bench messages release clean
 
@@ -41,7 +42,9 @@ test: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest
+	@# On every core (at most four): pytest-xdist, a test file's tests together in one worker
+	@# (their module fixtures and fixed ports stay theirs). TEST_WORKERS=0 runs one process.
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check --fix .
