@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from io import BytesIO
 
@@ -27,6 +29,8 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from scoring.exports.tables import Progress
+
+PARENT_POLL_S = 1.0
 
 # Added to every part (a user stylesheet, hence !important): the page number is drawn
 # after joining (see the module doc).
@@ -91,6 +95,24 @@ def _warm_up() -> None:
         _warm = True
 
 
+def _watch_parent() -> None:
+    """End this worker when the process that started it ends, however it ended (a hall's
+    task worker killed during a render). The pool never tells its workers: each waits on
+    its queue for ever, and forked siblings hold each other's pipe ends open, so no end of
+    file comes. On POSIX an orphan gets a new parent; Windows hands the parent's handle."""
+    if os.name == "nt":
+        from multiprocessing.connection import wait
+
+        parent = multiprocessing.parent_process()
+        if parent is not None:
+            wait([parent.sentinel])
+    else:
+        first = os.getppid()
+        while os.getppid() == first:
+            time.sleep(PARENT_POLL_S)
+    os._exit(0)
+
+
 def _init_worker() -> None:
     # A forked worker inherits the parent's database connections and never uses them. It
     # must not close them either: closing sends PostgreSQL's "terminate" on the socket the
@@ -99,6 +121,7 @@ def _init_worker() -> None:
     import django
     from django.apps import apps
 
+    threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
     if not apps.ready:
         django.setup()
 
