@@ -219,11 +219,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Parameters bound on the server: psycopg then prepares a query the connection has run
-    # five times, so PostgreSQL stops planning the read paths' queries afresh on every
-    # request (a third of their database time; issue 38, docs/performance-log.md). A pooler
-    # in transaction mode needs PgBouncer 1.21 or newer for it (docs/deploy.md).
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    # Parameters bound on the server and a query the connection has run five times
+    # prepared (Django turns psycopg's preparing off unless asked), so PostgreSQL stops
+    # planning the read paths' queries afresh on every request (issue 38,
+    # docs/performance-log.md). A pooler in transaction mode needs PgBouncer 1.21 or newer
+    # with max_prepared_statements for it (README, DATABASE_URL).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 if HALL_MODE:
     DATABASES["default"] = dj_database_url.parse(
         f"sqlite:///{datafolder.database_path(HALL_DATA_DIR)}", conn_max_age=0
