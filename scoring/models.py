@@ -194,7 +194,7 @@ class SeatTotal(models.Model):
 class TableLink(models.Model):
     """A table's phone link for one series: the token behind the QR on the table and a short
     code per seat. Gives access to this table's sheet only; revoked by a director, closed
-    once the series is complete (``scoring.sheets.table_links``)."""
+    once the series is complete (``scoring.sheets.table.links``)."""
 
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="links", verbose_name=_("table")

@@ -259,7 +259,7 @@ def test_a_phone_saving_a_hand_gets_the_fault_in_german_as_json(client, club_a, 
 
     from bench.load.phones import _hand_fields
     from scoring.models import TableHand
-    from scoring.sheets import table_links
+    from scoring.sheets.table import links as table_links
     from tests.factories import user_with_role
 
     series, tables = make_series(club_a)

@@ -161,7 +161,7 @@ def make_scenario(args, director, club) -> Scenario:
     ``tests.hall_smoke``, against a hall already running)."""
     from bench.rigs.datasets import _clubs, _players
     from scoring.demo.generate import Plan, generate_event
-    from scoring.sheets import table_links
+    from scoring.sheets.table import links as table_links
     from tournaments.models import Event, Series
 
     players = _players(args.tables * 4, [club, *_clubs(3, "H")], "H")

@@ -78,7 +78,7 @@ def prepare(db_url: str, tables: int):
     from django.contrib.auth import get_user_model
 
     from clubs.models import ClubRole
-    from scoring.sheets import table_links
+    from scoring.sheets.table import links as table_links
 
     organiser = get_user_model().objects.create_user("leitung", password="x" * 20)
     ClubRole.objects.create(user=organiser, club=event.club, role=ClubRole.Role.ORGANISER)

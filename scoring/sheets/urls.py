@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.urls import path
 
-from scoring.sheets import table_views, views
+from scoring.sheets import views
+from scoring.sheets.table import views as table_views
 
 app_name = "scoring"
 urlpatterns = [

@@ -7,7 +7,9 @@ the series. The database is checked after each step: no hand lost, none stored t
 import pytest
 
 from scoring.models import Hand, HandSeat, Sheet, TableHand
-from scoring.sheets import player_pins, table_entry, table_links
+from scoring.sheets.table import entry as table_entry
+from scoring.sheets.table import links as table_links
+from scoring.sheets.table import pins as player_pins
 from tests.browser.test_table_phone import ARTIFACTS, VIOLATIONS, _enter, _phone, _sit_down
 from tests.browser.test_table_phone import tables as tables
 from tests.sheets.conftest import random_grid

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from scoring.models import Hand, Sheet, TableHand
-from scoring.sheets import table_links
+from scoring.sheets.table import links as table_links
 from tests.factories import (
     ClubFactory,
     EventFactory,

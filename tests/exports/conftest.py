@@ -184,7 +184,7 @@ def run_worker() -> None:
 @pytest.fixture
 def links(series_a, organiser_a):
     """Table links of series_a, put in play: {table number: TableLink}."""
-    from scoring.sheets import table_links
+    from scoring.sheets.table import links as table_links
     from tournaments.models import Series
 
     Series.objects.filter(pk=series_a.pk).update(status=Series.Status.IN_PLAY)

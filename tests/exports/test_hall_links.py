@@ -106,7 +106,7 @@ def test_a_new_address_asks_for_new_prints(
     assert "http://10.0.0.7:8000/t/" in page and HALL in page  # now and before
     # Links made after the change carry the new address: no warning for them.
     from scoring.models import TableLink
-    from scoring.sheets import table_links
+    from scoring.sheets.table import links as table_links
 
     for link in links.values():
         table_links.revoke_table_link(organiser_a, link)

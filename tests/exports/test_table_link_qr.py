@@ -11,7 +11,7 @@ from qrcode.constants import ERROR_CORRECT_M
 
 from scoring.exports.exporters.score_sheets import prefilled_sheets
 from scoring.exports.rendering import render_export
-from scoring.sheets import table_links
+from scoring.sheets.table import links as table_links
 from tests.exports.conftest import pdf_text, read_pdf
 from tournaments.models import Series
 

@@ -43,7 +43,7 @@ def setup(folder: Path) -> dict:
     from clubs.models import Membership, Player
     from hall.services import first_start
     from scoring.demo.generate import Plan, generate_event
-    from scoring.sheets.table_links import create_table_links
+    from scoring.sheets.table.links import create_table_links
 
     call_command("migrate", verbosity=0)
     director, club = first_start(

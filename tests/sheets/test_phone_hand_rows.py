@@ -6,7 +6,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Hand, HandSeat, SeatTotal, Sheet
-from scoring.sheets import services, storage, table_entry, table_links
+from scoring.sheets import services, storage
+from scoring.sheets.table import entry as table_entry
+from scoring.sheets.table import links as table_links
 from tests.sheets.conftest import make_series, random_grid
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import PlayerPin
-from scoring.sheets import player_pins, table_links
+from scoring.sheets.table import links as table_links
+from scoring.sheets.table import pins as player_pins
 from tests.factories import user_with_role
 from tests.sheets.conftest import make_series
 

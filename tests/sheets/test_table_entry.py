@@ -5,8 +5,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from scoring.models import Hand, HandSeat, Sheet, SheetVersion, TableHand, TableLink
-from scoring.sheets import disputes, services, table_entry, table_links
-from scoring.sheets.table_links import LinkClosed, TooManyTries
+from scoring.sheets import disputes, services
+from scoring.sheets.table import entry as table_entry
+from scoring.sheets.table import links as table_links
+from scoring.sheets.table.links import LinkClosed, TooManyTries
 from tests.sheets.conftest import make_series, random_grid
 
 pytestmark = pytest.mark.django_db

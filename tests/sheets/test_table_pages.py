@@ -5,7 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Hand, Sheet, TableHand
-from scoring.sheets import table_links
+from scoring.sheets.table import links as table_links
 from tests.factories import user_with_role
 from tests.sheets.conftest import make_series, random_grid
 
@@ -153,7 +153,7 @@ def test_the_directors_page_reads_a_fixed_number_of_queries(club_a, organiser_a)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.sheets import table_selectors
+    from scoring.sheets.table import selectors as table_selectors
 
     counts = []
     for tables_count in (2, 6):
@@ -167,7 +167,7 @@ def test_the_directors_page_reads_a_fixed_number_of_queries(club_a, organiser_a)
 
 
 def test_the_director_sees_both_versions_and_settles_the_hand(client, tables, organiser_a):
-    from scoring.sheets import table_entry
+    from scoring.sheets.table import entry as table_entry
 
     series, made, links = tables
     grid = random_grid(hands=4, seed=23, no_winner_rate=0, hand_romme_rate=0)

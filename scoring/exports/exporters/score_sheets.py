@@ -23,7 +23,7 @@ from scoring.sheets.codes import (
     sheet_code,
     sheet_entry_path,
 )
-from scoring.sheets.table_links import live_links, phone_path
+from scoring.sheets.table.links import live_links, phone_path
 from tournaments.models import Seat, Series, Table
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import absolute, link_problem, qr_data_uri
-from scoring.sheets.table_links import live_links, phone_path
+from scoring.sheets.table.links import live_links, phone_path
 from tournaments.models import Seat, Series
 
 

@@ -24,12 +24,15 @@ from django.views.decorators.http import require_POST
 from clubs.permissions import ORGANISER, require_role
 from common.lan import address_change, phone_base_url
 from scoring.models import TableLink
-from scoring.sheets import player_pins, table_entry, table_links, table_selectors
 from scoring.sheets.codes import absolute, link_problem, qr_data_uri
 from scoring.sheets.messages import problem_dicts
 from scoring.sheets.services import SheetInvalid
-from scoring.sheets.table_forms import fields_of_hand, hand_from_post
-from scoring.sheets.table_links import LinkClosed, TooManyTries, phone_path
+from scoring.sheets.table import entry as table_entry
+from scoring.sheets.table import links as table_links
+from scoring.sheets.table import pins as player_pins
+from scoring.sheets.table import selectors as table_selectors
+from scoring.sheets.table.forms import fields_of_hand, hand_from_post
+from scoring.sheets.table.links import LinkClosed, TooManyTries, phone_path
 from tournaments.models import Series, Table
 
 CLOSED_STATUS = {"revoked": 403, "expired": 410, "missing": 404, "throttled": 429}

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, require_role
 from scoring.models import PlayerPin, TableLink
-from scoring.sheets.table_links import count_wrong_try, refuse_if_throttled
+from scoring.sheets.table.links import count_wrong_try, refuse_if_throttled
 from tournaments.models import Event, Participant, Seat
 
 PIN = re.compile(r"^[0-9]{4}$")

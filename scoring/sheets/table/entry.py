@@ -34,7 +34,7 @@ from scoring.models import Sheet, SheetVersion, TableHand, TableLink
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets import services, storage
 from scoring.sheets.policy import latest_blind
-from scoring.sheets.table_links import require_open, seat_user
+from scoring.sheets.table.links import require_open, seat_user
 from tournaments.results import announce_change, bump_results_version
 
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
