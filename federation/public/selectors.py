@@ -156,12 +156,30 @@ def lines_page(state: RankingState, region_id: int | None, number, size: int):
     rows = SnapshotLine.objects.filter(snapshot_id=state.snapshot_id).order_by("position")
     if region_id is not None:
         rows = rows.filter(region=region_id)
-    page = Paginator(rows.values_list("line", "region_rank"), size).get_page(number)
+    found = rows.values_list("line", "region_rank")
+    page = Paginator(found if region_id else _Numbered(found), size).get_page(number)
     if region_id is None:
         page.object_list = [line for line, _rank in page.object_list]
     else:
         page.object_list = [line | {"region_rank": rank} for line, rank in page.object_list]
     return page
+
+
+class _Numbered:
+    """A whole snapshot's rows for the paginator: positions run 0 … n-1 (snapshot_rows.pack),
+    so their number is the last position + 1, one probe of the (snapshot, position) index.
+    PostgreSQL's COUNT(*) reads every row's page of the snapshot until a VACUUM has marked
+    them all visible (7-8 ms of a 70 ms page at 10,000 lines, performance log)."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def count(self) -> int:
+        last = self.rows.order_by("-position").values_list("position", flat=True).first()
+        return 0 if last is None else last + 1
+
+    def __getitem__(self, key):
+        return self.rows[key]
 
 
 def snapshot_line(snapshot_id: int | None, player_id: int) -> dict | None:
@@ -208,7 +226,7 @@ def public_texts(state: RankingState, translate) -> list[str]:
     out = []
     for text, line in rows:
         if line is not None:
-            found = public_line(orjson.loads(line) if isinstance(line, str) else line)
+            found = public_line(orjson.loads(line))
             if found.get("reason"):
                 found["reason"] = translate(found["reason"])
             text = orjson.dumps(found).decode()

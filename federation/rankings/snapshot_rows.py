@@ -153,10 +153,7 @@ def read_lines(model, snapshot_id, region_id=None, *, results: bool = False) -> 
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    if not rows:
-        return []
-    if isinstance(rows[0][0], str):  # text from the driver: one parse for all
-        if results:
-            return orjson.loads("[" + ",".join(f"[{a},{b}]" for a, b in rows) + "]")
-        return orjson.loads("[" + ",".join(row[0] for row in rows) + "]")
-    return [list(row) for row in rows] if results else [row[0] for row in rows]
+    # The columns are JSON stored as text (common.json_text): one parse for all rows.
+    if results:
+        return orjson.loads("[" + ",".join(f"[{a},{b}]" for a, b in rows) + "]")
+    return orjson.loads("[" + ",".join(row[0] for row in rows) + "]")

@@ -81,6 +81,10 @@ def test_the_long_lists_come_in_pages(client, superuser, two_lists):
     public = Client().get(reverse("federation_public:ranking", args=[ranking.pk]), {"page": 3},
                           **DE).content.decode()  # fmt: skip
     assert "Spieler 00449" in public and "Spieler 00399" not in public and "450 Spieler" in public
+    # The national count is the last position + 1 (federation.public.selectors._Numbered):
+    # each snapshot's own, the short list's beside the long one.
+    short = Client().get(reverse("federation_public:ranking", args=[two_lists[0][0].pk]), **DE)
+    assert "5 Spieler" in short.content.decode() and short.context["total"] == 5
 
 
 @pytest.fixture
