@@ -43,8 +43,9 @@ test: $(VENV)/.dev
 	$(VENV)/bin/ruff format --check .
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	@# On every core (at most four): pytest-xdist, a test file's tests together in one worker
-	@# (their module fixtures and fixed ports stay theirs). TEST_WORKERS=0 runs one process.
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
+	@# (their module fixtures and fixed ports stay theirs), the slowest files first
+	@# (tests/conftest.py). TEST_WORKERS=0 runs one process.
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile --no-loadscope-reorder
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check --fix .

@@ -5,6 +5,38 @@ import pytest
 # The hall mode's fake network and settings (tests/hall/fakes.py), for every test folder.
 pytest_plugins = ["tests.hall.fakes"]
 
+# The files that take longest (their own servers, processes, browsers), slowest first, as
+# measured in CI. `make test` hands whole files to its workers in collection order
+# (--no-loadscope-reorder): these start first, so none of them holds up the end of the run.
+# The other files follow, most tests first (xdist's own order).
+SLOW_FIRST = (
+    "tests/hall/test_power_cut.py",
+    "tests/live/test_two_servers.py",
+    "tests/federation/submissions/test_submit_command.py",
+    "tests/browser/test_hall_phone_clock.py",
+    "tests/hall/test_hall_process.py",
+    "tests/hall/test_upgrade.py",
+    "tests/live/laptop/test_hall_children.py",
+    "tests/live/laptop/test_worker_sync.py",
+    "tests/packaging/test_cli.py",
+    "tests/packaging/test_doctor.py",
+    "tests/exports/test_pdf_worker_orphans.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {path: n for n, path in enumerate(SLOW_FIRST)}
+    count: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        count[path] = count.get(path, 0) + 1
+    # Stable: a file's own tests keep their order.
+    items.sort(key=lambda item: _file_order(item.nodeid.split("::", 1)[0], rank, count))
+
+
+def _file_order(path: str, rank: dict[str, int], count: dict[str, int]) -> tuple:
+    return (rank.get(path, len(rank)), -count[path], path)
+
 
 @pytest.fixture(autouse=True)
 def _environment_kept():

@@ -125,3 +125,16 @@ def test_admin_registers_every_model_with_search(admin_client):
             assert model_admin.search_fields, model
             url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
             assert admin_client.get(url + "?q=a").status_code == 200, url
+
+
+def test_the_slow_first_list_names_test_files_that_exist():
+    """`make test` starts these files first (tests/conftest.py); a renamed file would drop
+    out of the list silently and end up last again."""
+    from pathlib import Path
+
+    from tests.conftest import SLOW_FIRST
+
+    root = Path(__file__).resolve().parent.parent
+    missing = [path for path in SLOW_FIRST if not (root / path).is_file()]
+    assert missing == []
+    assert len(set(SLOW_FIRST)) == len(SLOW_FIRST)
