@@ -115,6 +115,7 @@ def read_paths(event, season) -> dict[str, str]:
         "JSON individual": api,
         "JSON teams s3": api + "?competition=team&series=3",
         "season page": reverse("standings:season", args=[season.pk]),
+        "prize list": reverse("prizes:prize_list", args=[event.pk]),
     }
 
 
@@ -127,14 +128,17 @@ def director_reads(username: str):
 
     from bench.rigs.datasets import build
     from clubs.models import ClubRole
+    from prizes.demo import seed_prizes
 
     event, season = build("large"), build("season")
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
     user = get_user_model().objects.create_user(username, password="x")
     for club in (event.club, season.club):
         ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
+    # The demo's prize-giving (fees, categories, plan) on the large event: the prize list.
+    seed_prizes(tournament=event)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
     client.force_login(user)
     return client, read_paths(event, season)
