@@ -1,14 +1,16 @@
 """Shared fixtures. Django imports stay inside them so tests/rules can run without Django."""
 
+from collections import Counter
+
 import pytest
 
 # The hall mode's fake network and settings (tests/hall/fakes.py), for every test folder.
 pytest_plugins = ["tests.hall.fakes"]
 
-# The files that take longest (their own servers, processes, browsers), slowest first, as
-# measured in CI. `make test` hands whole files to its workers in collection order
-# (--no-loadscope-reorder): these start first, so none of them holds up the end of the run.
-# The other files follow, most tests first (xdist's own order).
+# The files that take longest, slowest first: the first five as measured in CI (session 17),
+# then others that start processes of their own. `make test` hands whole files to its
+# workers in collection order (--no-loadscope-reorder): these start first, so none of them
+# holds up the end of the run. The other files follow, most tests first (xdist's own order).
 SLOW_FIRST = (
     "tests/hall/test_power_cut.py",
     "tests/live/test_two_servers.py",
@@ -25,17 +27,15 @@ SLOW_FIRST = (
 
 
 def pytest_collection_modifyitems(config, items):
+    file_of = {id(item): item.nodeid.split("::", 1)[0] for item in items}
+    tests = Counter(file_of.values())
     rank = {path: n for n, path in enumerate(SLOW_FIRST)}
-    count: dict[str, int] = {}
-    for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        count[path] = count.get(path, 0) + 1
-    # Stable: a file's own tests keep their order.
-    items.sort(key=lambda item: _file_order(item.nodeid.split("::", 1)[0], rank, count))
 
+    def order(item):
+        path = file_of[id(item)]
+        return (rank.get(path, len(rank)), -tests[path], path)
 
-def _file_order(path: str, rank: dict[str, int], count: dict[str, int]) -> tuple:
-    return (rank.get(path, len(rank)), -count[path], path)
+    items.sort(key=order)  # stable: a file's own tests keep their order
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ import statistics
 import time
 from datetime import date, timedelta
 
-from bench.rigs.harness import setup_django, teardown_django
+from bench.rigs.harness import analyze, setup_django, teardown_django
 
 REGIONS = 16
 AS_OF = date(2026, 6, 30)
@@ -214,18 +214,6 @@ def recompute_runs(world: dict, runs: int):
     return (*percentiles(samples), len(queries.captured_queries))
 
 
-def _analyze() -> None:
-    """PostgreSQL: the planner's statistics of the data just loaded, as autovacuum gathers
-    them on a running server within a minute of a bulk load. Without them it guesses 177 of
-    a snapshot's 10,000 rows and sorts them all for a page of 200 (12 ms instead of 1 ms;
-    performance log, session 18). SQLite gathers none unless told, as in the hall."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
-
-
 def rows(world: dict, runs: int) -> list[tuple]:
     from django.test import Client
     from django.urls import reverse
@@ -305,7 +293,7 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         compute.recompute_ranking.call(ranking_id=world["ranking"].pk, reason="bench")
         print(f"first computation (task): {time.perf_counter() - started:.2f} s")
-        _analyze()
+        analyze()
         # As romme/wsgi.py does when an app server starts (common.gc_tuning): what exists
         # now (here the data set's builder's objects too) is not walked by the collector.
         from common.gc_tuning import freeze_startup_heap

@@ -76,6 +76,18 @@ def teardown_django() -> None:
         )
 
 
+def analyze() -> None:
+    """PostgreSQL: the planner's statistics of the data a bench has just loaded, as
+    autovacuum gathers them on a running server within a minute of a bulk load; without
+    them it guesses a handful of rows where there are thousands (performance log, session
+    18). SQLite gathers none unless told, as in the hall: nothing there."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
 def measure(
     operation: str,
     size: str,

@@ -123,10 +123,10 @@ def director_reads(username: str):
     """The large event and the season built, statistics fresh, and a test client logged in
     as their director: (client, the read paths by label)."""
     from django.contrib.auth import get_user_model
-    from django.db import connection
     from django.test import Client
 
     from bench.rigs.datasets import build
+    from bench.rigs.harness import analyze
     from clubs.models import ClubRole
     from prizes.demo import seed_prizes
 
@@ -136,9 +136,7 @@ def director_reads(username: str):
         ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
     # The demo's prize-giving (fees, categories, plan) on the large event: the prize list.
     seed_prizes(tournament=event)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+    analyze()
     client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
     client.force_login(user)
     return client, read_paths(event, season)

@@ -157,7 +157,7 @@ def lines_page(state: RankingState, region_id: int | None, number, size: int):
     if region_id is not None:
         rows = rows.filter(region=region_id)
     found = rows.values_list("line", "region_rank")
-    page = Paginator(found if region_id else _Numbered(found), size).get_page(number)
+    page = Paginator(_Numbered(found) if region_id is None else found, size).get_page(number)
     if region_id is None:
         page.object_list = [line for line, _rank in page.object_list]
     else:
