@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The pool exactly as render_parts makes it (same start method and initializer), its two
+# The pool as render_parts makes it (pdf_parts.pool_of), its two
 # workers busy with a long task, their process ids printed; then the parent just waits.
 PARENT = textwrap.dedent(
     """
@@ -22,13 +22,9 @@ PARENT = textwrap.dedent(
     import django
 
     django.setup()
-    from concurrent.futures import ProcessPoolExecutor
-
     from scoring.exports.formats import pdf_parts
 
-    pool = ProcessPoolExecutor(
-        max_workers=2, mp_context=pdf_parts._context(), initializer=pdf_parts._init_worker
-    )
+    pool = pdf_parts.pool_of(2)
     futures = [pool.submit(time.sleep, 300) for _ in range(2)]
     while len(pool._processes) < 2:
         time.sleep(0.05)
@@ -68,3 +64,19 @@ def test_the_workers_end_when_their_parent_is_killed():
         for pid in workers:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, 9)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX: the watch compares process ids")
+def test_a_worker_that_starts_after_its_pool_died_ends_at_once():
+    """The pool's process id is read in the pool: a worker that reached its initializer only
+    after the pool's process had died (a loaded machine) reads a new parent of its own, and
+    must not take that one for the pool."""
+    code = (
+        "import django; django.setup()\n"
+        "from scoring.exports.formats import pdf_parts\n"
+        "pdf_parts._watch_parent(-1)  # not this process's parent: the pool is gone\n"
+        "raise SystemExit(3)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "romme.settings", "DEBUG": "1"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 0  # os._exit(0) from the watch, not the line after it

@@ -95,7 +95,7 @@ def _warm_up() -> None:
         _warm = True
 
 
-def _watch_parent() -> None:
+def _watch_parent(parent: int) -> None:
     """End this worker when the process that started it ends, however it ended (a hall's
     task worker killed during a render). The pool never tells its workers: each waits on
     its queue for ever, and forked siblings hold each other's pipe ends open, so no end of
@@ -107,13 +107,14 @@ def _watch_parent() -> None:
         if parent is not None:
             wait([parent.sentinel])
     else:
-        first = os.getppid()
-        while os.getppid() == first:
+        # `parent` is the pool's process id, read there: a worker that reads its own
+        # parent may start after that parent died and read its new one.
+        while os.getppid() == parent:
             time.sleep(PARENT_POLL_S)
     os._exit(0)
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int) -> None:
     # A forked worker inherits the parent's database connections and never uses them. It
     # must not close them either: closing sends PostgreSQL's "terminate" on the socket the
     # parent still uses. The worker keeps them untouched and ends with os._exit (no
@@ -121,7 +122,7 @@ def _init_worker() -> None:
     import django
     from django.apps import apps
 
-    threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     if not apps.ready:
         django.setup()
 
@@ -130,6 +131,16 @@ def _context():
     # fork: the workers start with Django set up and the fonts and templates loaded.
     method = getattr(settings, "PDF_WORKER_START", "fork")
     return multiprocessing.get_context(method)
+
+
+def pool_of(workers: int) -> ProcessPoolExecutor:
+    """The part workers' pool: each watches this process and ends with it."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=_context(),
+        initializer=_init_worker,
+        initargs=(os.getpid(),),
+    )
 
 
 def render_parts(
@@ -142,9 +153,7 @@ def render_parts(
     total, done = sum(costs), 0
     if _context().get_start_method() == "fork":
         _warm_up()
-    with ProcessPoolExecutor(
-        max_workers=min(workers, len(parts)), mp_context=_context(), initializer=_init_worker
-    ) as pool:
+    with pool_of(min(workers, len(parts))) as pool:
         futures = {pool.submit(_render_part, parts[n]): n for n in order}
         for future in as_completed(futures):
             n = futures[future]
