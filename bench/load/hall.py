@@ -4,6 +4,8 @@ synchronous=FULL, the task worker and the backup loop beside it) under a hall's 
 
     python -m bench load --phones --hall            # 25 tables, 50 spectators, two passes
     python -m bench load --phones --hall --short    # CI: 5 tables, 10 spectators, seconds
+    python -m bench load --phones --hall --pace 5 --rounds 30 --passes on
+                                                    # four times the pace for 10 minutes
 
 A fresh data folder (/tmp/hallbench-*) is prepared with the app's own services in this
 process (HALL_MODE=1, ROMME_DATA=the folder): the director's account and club (the first
@@ -15,8 +17,8 @@ instead of every 10 minutes, so that copies fall into the run), the hall is star
 127.0.0.1 with HALL_URL=http://127.0.0.2:port and, for the bounded time of the tables' hands:
 
 * every table's four phones (``bench.load.phones.Tables``) enter and confirm its eight hands
-  (a whole sheet of two rounds, so the last confirmation confirms the sheet); they connect
-  from 127.0.0.3, which HALL_OTHER_DEVICES makes another device, and name the hall's
+  (a whole sheet of two rounds, ``--rounds``, so the last confirmation confirms the sheet);
+  they connect from 127.0.0.3, which HALL_OTHER_DEVICES makes another device, and name the hall's
   address in the Host header, as a phone that scanned the QR does;
 * the hall display on the laptop and the spectators' phones follow the public results as
   their pages' scripts do (``bench.load.hall_watchers``);
@@ -53,7 +55,7 @@ from bench.rigs.serving import PASSWORD, ROOT, Client, hall_cpu, log_errors, sta
 PHONE_ADDRESS = "127.0.0.3"  # the phones' and spectators' source: another device
 HALL_ADDRESS = "127.0.0.2"  # HALL_URL's host: what the QR codes name
 DIRECTOR = "leitung"
-ROUNDS = 2  # a sheet of two rounds: 8 hands at a table of four
+ROUNDS = 2  # a sheet of two rounds: 8 hands at a table of four (--rounds)
 PASSES = {"off": "HALL_BACKUPS=0", "on": "backup loop running"}
 
 
@@ -94,6 +96,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--hall-threads", type=int, default=0, help="--hall: waitress threads")
     parser.add_argument("--passes", default="off,on", help="--hall: off (no backups), on")
     parser.add_argument(
+        "--rounds", type=int, default=ROUNDS, help="--hall: rounds of the sheet (4 hands each)"
+    )
+    parser.add_argument(
         "--snapshot-seconds", type=float, default=60, help="--hall: database copy every"
     )
     parser.add_argument(
@@ -104,7 +109,7 @@ def add_arguments(parser) -> None:
 
 def configure(args) -> None:
     """The hall's defaults where the gunicorn phone load's differ."""
-    args.hands = ROUNDS * 4
+    args.hands = args.rounds * 4
     if args.port == 8765:  # the load command's default; the hall's bench stays in 8170-8189
         args.port = 8180
     if args.short:
@@ -171,7 +176,7 @@ def make_scenario(args, director, club) -> Scenario:
             club=club,
             players=players,
             series=1,
-            rounds=ROUNDS,
+            rounds=args.rounds,
             confirmed_series=0,
             seed=26,
         )
