@@ -12,3 +12,30 @@ def test_the_interval_brackets_the_rise():
     assert rise_interval(off, off)[0] < 0 < rise_interval(off, off)[1]
     low, high = rise_interval(off, [x * 1.3 for x in off])
     assert low < 30 < high and low > 5
+
+
+def _verdict(off, on, capsys):
+    from types import SimpleNamespace
+
+    from bench.live.report import report
+
+    args = SimpleNamespace(quick=False, cost_only=len(off), server_nice=0, server_own_disk=False)
+    cost = {"times": {"off": off, "on": on}, "pushes": {"on": 1, "off": 0},
+            "busy": {"on": 1.0, "off": 0.0}, "spent": {"on": 10.0, "off": 10.0}}  # fmt: skip
+    code = report(args, None, cost, None, [1.0, 1.0], [(1.0,)], "")
+    return code, capsys.readouterr().out
+
+
+def test_the_cost_passes_only_when_the_rise_and_its_interval_are_within_issue_38s_limits(capsys):
+    rng = random.Random(2)
+    steady = [rng.gauss(0.030, 0.004) for _ in range(300)]  # 30 ms ± 4
+    code, out = _verdict(steady, list(steady), capsys)
+    assert code == 0 and "| p95 on vs off | +0.0 % | ≤ +5 % | pass |" in out
+    code, out = _verdict(steady, [x * 1.12 for x in steady], capsys)
+    assert code == 1 and "| p95 on vs off | +12.0 % | ≤ +5 % | MISS |" in out
+    # A rise of 4 % at p95 over saves with a long tail: under +5 %, but chance alone could
+    # have made it more than +8 %, so the run does not pass.
+    tailed = [rng.lognormvariate(-3.5, 0.35) for _ in range(300)]
+    code, out = _verdict(tailed, [x * 1.04 for x in tailed], capsys)
+    assert code == 1 and "| p95 on vs off | +4.0 % | ≤ +5 % | pass |" in out
+    assert "upper end ≤ +8 % | MISS |" in out
