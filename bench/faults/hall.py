@@ -68,7 +68,7 @@ from bench.faults.desk import (
     recovery,
     verdict,
 )
-from bench.load.hall import DIRECTOR, HALL_ADDRESS, PHONE_ADDRESS, prepare
+from bench.load.hall import DIRECTOR, HALL_ADDRESS, PHONE_ADDRESS, ROUNDS, prepare
 from bench.load.phones import Phone, PhoneStats, Tables, _checks, _hand_fields
 from bench.rigs.serving import Client, start_hall, stop_hall
 
@@ -235,7 +235,7 @@ def _hall_phases(args, disk: Path, data: Path, halls: list) -> int:
 
     folder = data / "daten"
     started = time.monotonic()
-    plan = argparse.Namespace(tables=args.hall_tables, seconds=0, director_pace=1)
+    plan = argparse.Namespace(tables=args.hall_tables, rounds=ROUNDS, seconds=0, director_pace=1)
     scenario = prepare(folder, plan)
     connections.close_all()
     port = args.hall_port

@@ -95,7 +95,7 @@ def run(args) -> int:
     root = Path(tempfile.mkdtemp(prefix="hallclick-", dir=args.data_root))
     folder = root / "hall"
     phones_args = argparse.Namespace(
-        tables=args.tables, hands=hall.ROUNDS * 4, pace=args.pace, retries=20,
+        tables=args.tables, rounds=hall.ROUNDS, hands=hall.ROUNDS * 4, pace=args.pace, retries=20,
         seconds=args.clicks * (args.wait + 3) + 60, director_pace=10.0,
     )  # fmt: skip
     stats = PhoneStats()

@@ -44,9 +44,10 @@ HANDS = 4
 PREPARE = """
 import argparse, json, random, sys
 from pathlib import Path
-from bench.load.hall import prepare
+from bench.load.hall import ROUNDS, prepare
 from bench.load.phones import _hand_fields
-scenario = prepare(Path(sys.argv[1]), argparse.Namespace(tables=1, seconds=0, director_pace=1))
+scenario = prepare(Path(sys.argv[1]), argparse.Namespace(tables=1, rounds=ROUNDS, seconds=0,
+                                                        director_pace=1))
 link = scenario.links[0]
 rng = random.Random(26)
 hands = [_hand_fields(scenario.ruleset, rng, n, 4) for n in range(1, int(sys.argv[2]) + 1)]
