@@ -103,9 +103,9 @@ def _watch_parent(parent: int) -> None:
     if os.name == "nt":
         from multiprocessing.connection import wait
 
-        parent = multiprocessing.parent_process()
-        if parent is not None:
-            wait([parent.sentinel])
+        pool_process = multiprocessing.parent_process()
+        if pool_process is not None:
+            wait([pool_process.sentinel])
     else:
         # `parent` is the pool's process id, read there: a worker that reads its own
         # parent may start after that parent died and read its new one.
