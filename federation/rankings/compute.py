@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from fractions import Fraction
+from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
@@ -40,7 +41,7 @@ from federation.rankings.models import (
     Ranking,
     RankingSnapshot,
 )
-from federation.rankings.snapshot_rows import insert
+from federation.rankings.snapshot_rows import insert, json_text
 from rules.ranking import (
     DISQUALIFIED,
     FIELD_SMALL,
@@ -128,9 +129,10 @@ def _players(ids, on: dt.date) -> dict[int, dict]:
     return out
 
 
-def _results(line, index: dict) -> list[list]:
+def _results(line, index: dict, age: list[int]) -> list[list]:
     """A line's results, newest first, packed against the snapshot's events (`index`:
-    event -> its position there, the events newest first; federation.rankings.snapshot_rows)."""
+    event -> its position there; `age`: position -> the event's place newest first;
+    federation.rankings.snapshot_rows)."""
     points = _POINTS  # 230,000 results: a look-up, no call, for the few values there are
     dropped = _STATUS["dropped"][1]
     out = [[index[r.event], r.place, points.get(u) or _points(u), True, ""]
@@ -140,7 +142,7 @@ def _results(line, index: dict) -> list[list]:
     out += [[index[r.event], r.place, points.get(u) or _points(u),
              *(_STATUS.get(status) or (False, status))]
             for r, u, _tied, status in line.excluded]  # fmt: skip
-    out.sort()  # by the event's position: newest first (one result per event)
+    out.sort(key=lambda result: age[result[0]])  # newest first (one result per event)
     return out
 
 
@@ -151,13 +153,19 @@ def build_lines(
     its events, the lines' results packed against them (federation.rankings.snapshot_rows).
     `kept`: what the last call for this ranking left there (and this one leaves): a line
     the rules took unchanged from the last list (the same results) has its packed results
-    and texts taken from it, renumbered against these events (their order stays)."""
-    events, index = [], {}
-    newest_first = sorted(versions, key=lambda v: (v.status.event.start_date, v.status.event_id))
-    for v in reversed(newest_first):
-        event = v.status.event
-        index[event.pk] = len(events)
-        events.append([v.pk, event.pk, event.name, event.start_date.isoformat(), v.field_size])
+    and texts taken from it, renumbered against these events if a version went.
+
+    The events stand in the order of their versions' ids: an approval adds the newest
+    version at the end, so the packed results of the lines taken keep their numbers and
+    their JSON text (a line's results are ordered newest first by `age`)."""
+    ordered = sorted(versions, key=lambda v: v.pk)
+    events = [[v.pk, v.event, v.event_name, v.start_date.isoformat(), v.field_size]
+              for v in ordered]  # fmt: skip
+    index = {v.event: position for position, v in enumerate(ordered)}
+    age = [0] * len(ordered)
+    newest = sorted(range(len(ordered)), key=lambda n: (ordered[n].start_date, ordered[n].event))
+    for place, position in enumerate(reversed(newest)):
+        age[position] = place
     kept = {} if kept is None else kept
     # One value read and written whole: two computations at once never mix theirs.
     last_events, before = kept.get("last", (None, {}))
@@ -178,12 +186,13 @@ def build_lines(
             or got[1] is not line.dropped
             or (got[2] is not line.excluded)
         ):
-            got = (line.counted, line.dropped, line.excluded, _results(line, index),
-                   _decimal(line.value), _decimal(line.best))  # fmt: skip
+            packed = _results(line, index, age)
+            got = (line.counted, line.dropped, line.excluded, packed, _decimal(line.value),
+                   _decimal(line.best), json_text(packed))  # fmt: skip
         elif renumber is not None:
             packed = [[renumber[e], place, points, counted, why]
                       for e, place, points, counted, why in got[3]]  # fmt: skip
-            got = (*got[:3], packed, *got[4:])
+            got = (*got[:3], packed, *got[4:6], json_text(packed))
         now[line.player] = got
         out.append(
             {
@@ -198,7 +207,7 @@ def build_lines(
                 "events_counted": line.events_counted,
                 "best": got[5],
                 "reason": REASONS.get(line.reason, line.reason) if line.reason else "",
-                "results": got[3],
+                "results": got[6],  # as JSON text (snapshot_rows.pack)
             }
         )
     kept["last"] = ([e[1] for e in events], now)
@@ -221,13 +230,27 @@ _LAST: dict[int, tuple[dict[int, Checked], frozenset, object]] = {}
 _BUILT: dict[int, dict] = {}
 
 
-def _facts(version: EventVersion) -> tuple:
-    status, event = version.status, version.status.event
-    return (event.pk, event.start_date, status.event_class, version.field_size,
+class Version(NamedTuple):
+    """What a computation reads of an approved version and its event (one row each: 1,500
+    model instances with their status and event took a tenth of a second)."""
+
+    pk: int
+    event: int
+    event_name: str
+    start_date: dt.date
+    event_class: str
+    field_size: int
+    series_count: int
+    submitted_at: dt.datetime
+    official: bool  # its OfficialResult rows are written
+
+
+def _facts(version: Version) -> tuple:
+    return (version.event, version.start_date, version.event_class, version.field_size,
             version.series_count, version.submitted_at)  # fmt: skip
 
 
-def _parse(version: EventVersion, rows: list[dict]) -> list[EventResult]:
+def _parse(version: Version, rows: list[dict]) -> list[EventResult]:
     event, day, klass, size, series, _at = _facts(version)
     return [
         EventResult(row["player"], event, day, klass, size, row["place"],
@@ -242,12 +265,14 @@ def _read(ranking: Ranking):
     and the results of the versions read now: those not kept from an earlier computation
     or whose official results are not written yet (two queries)."""
     written = OfficialResult.objects.filter(version=OuterRef("pk"))
-    versions = list(
+    rows = (
         EventVersion.objects.filter(status__ranking=ranking, state=EventVersion.State.APPROVED)
-        .select_related("status__event")
-        .defer("results")
         .annotate(official=Exists(written))
-    )
+        .values_list("pk", "status__event_id", "status__event__name",
+                     "status__event__start_date", "status__event_class", "field_size",
+                     "series_count", "submitted_at", "official")
+    )  # fmt: skip
+    versions = [Version._make(row) for row in rows]
     parsed, todo = {}, []
     for version in versions:
         kept = _PARSED.get(version.pk)
@@ -297,7 +322,7 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
     as_of = ranking.as_of or _today()
     versions, parsed, read = _read(ranking)
     # A class this ranking no longer counts: not in the list (its official results are).
-    counted = [v.pk for v in versions if v.status.event_class in settings.class_factors]
+    counted = [v.pk for v in versions if v.event_class in settings.class_factors]
     # Every player of the versions (a class no longer counted too: their official results).
     ids = {result.player for rows in parsed.values() for result in rows}
     # The few players hidden from public lists, all of them (a list of 10,000 ids in the
@@ -342,7 +367,7 @@ def _official_results(ranking: Ranking, versions, read: dict, players: dict) -> 
         version__state=EventVersion.State.APPROVED
     ).delete()
     rows = [
-        (version.pk, row["player"], version.status.event.start_date.isoformat(), row.get("place"))
+        (version.pk, row["player"], version.start_date.isoformat(), row.get("place"))
         for version in versions
         if not version.official
         for row in read[version.pk]

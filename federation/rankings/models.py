@@ -217,8 +217,10 @@ class RankingSnapshot(models.Model):
             if not getattr(self, "_unsaved_lines", False):
                 return super().save(*args, **kwargs)
             self.events, rows = pack(None, self._lines, self.events or ())
+            adding = self._state.adding
             super().save(*args, **kwargs)
-            self.rows.all().delete()
+            if not adding:
+                self.rows.all().delete()
             insert(SnapshotLine, ROW_FIELDS, [(self.pk, *row[1:]) for row in rows])
             # Read back when asked (their results may have been given packed).
             self._unsaved_lines, self._lines = False, None

@@ -36,7 +36,8 @@ def sort_columns(line: dict) -> tuple:
 
 def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tuple]]:
     """(the snapshot's events, its rows in ROW_FIELDS order). Results already packed
-    against ``events`` (lists: `federation.rankings.compute` writes them so) stay as they are. A
+    against ``events`` (lists, or their JSON text: `federation.rankings.compute` writes
+    them so) stay as they are. A
     line's region is its first (a computed line has one: the club's on the ranking date);
     its region rank is one more than the region's listed lines ranked strictly better
     (shared ranks stay shared; the listed lines come first in a snapshot)."""
@@ -56,7 +57,7 @@ def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tu
                 region_rank = regional
             seen[region] = (count, previous, regional)
         results = line.get("results") or []
-        if type(results) is list and set(map(type, results)) <= {list}:
+        if type(results) is str or (type(results) is list and set(map(type, results)) <= {list}):
             pass  # packed already (federation.rankings.compute): as it is
         else:
             results = _packed(results, facts)
@@ -108,14 +109,18 @@ def unpack(results: list, events: list) -> list[dict]:
     return out
 
 
-def _dumps(value) -> str:
+def json_text(value) -> str:
     # orjson: a tenth of json.dumps's time for a snapshot's 16 MB (0.17 s on 10,000 lines).
     return orjson.dumps(value).decode()
 
 
+_JSON = (dict, list)
+
+
 def insert(model, fields, rows, *, casts=None, skip_conflicts: bool = False) -> None:
-    """``rows`` (tuples in ``fields`` order; dicts and lists go in as JSON) in one
-    executemany. ``casts``: PostgreSQL types of the columns given as text (json, date)."""
+    """``rows`` (tuples in ``fields`` order; dicts and lists go in as JSON, a text as it is)
+    in one executemany. ``casts``: PostgreSQL types of the columns given as text (json,
+    date)."""
     if not rows:
         return
     casts = casts or {}
@@ -126,7 +131,7 @@ def insert(model, fields, rows, *, casts=None, skip_conflicts: bool = False) -> 
     sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
     if skip_conflicts:
         sql += " ON CONFLICT DO NOTHING"
-    params = [[_dumps(v) if isinstance(v, dict | list) else v for v in row] for row in rows]
+    params = [[json_text(v) if type(v) in _JSON else v for v in row] for row in rows]
     with connection.cursor() as cursor:
         if postgres and not skip_conflicts:
             # COPY: a fraction of an executemany's time for 10,000 rows on PostgreSQL.

@@ -132,3 +132,40 @@ def test_lines_taken_from_the_last_list_are_stored_as_a_rebuild_stores_them(rank
     taken = compute.recompute(ranking)
     assert stored(taken) == stored(rebuilt(ranking))
     assert any(ln["name"].startswith("Berta") for ln in taken.lines)
+
+
+def test_a_lines_results_are_newest_first_whatever_order_the_versions_came_in(ranking, club_a):
+    """The snapshot's events stand in the order of their versions (an approval appends),
+    a line's results by date, newest first; a version approved late (a lower id than the
+    versions approved before it) renumbers the lines taken as a rebuild numbers them."""
+    from federation.models import EventVersion
+
+    p = [PlayerFactory() for _ in range(3)]
+    days = [dt.date(2026, 5, 1), dt.date(2026, 2, 1), dt.date(2026, 9, 1)]
+    late = approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 7, 1)),
+                            [res(p[0], 2), res(p[2], 1)])  # fmt: skip
+    EventVersion.objects.filter(pk=late.pk).update(state=EventVersion.State.PENDING)
+    for n, day in enumerate(days):
+        approved_version(ranking, EventFactory(club=club_a, start_date=day),
+                         [res(p[0], n + 2), res(p[1], 1)], field_size=5)  # fmt: skip
+    first = compute.recompute(ranking)
+    line = next(ln for ln in first.lines if ln["player"] == p[0].pk)
+    assert [r["date"] for r in line["results"]] == ["2026-09-01", "2026-05-01", "2026-02-01"]
+    assert [e[3] for e in first.events] == ["2026-05-01", "2026-02-01", "2026-09-01"]
+
+    # one more, the newest: appended, the lines taken keep their numbers
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 10, 1)),
+                     [res(p[2], 1)])  # fmt: skip
+    second = compute.recompute(ranking)
+    assert second.events[:3] == first.events
+    assert stored(second) == stored(rebuilt(ranking))
+
+    # the early version approved now: it stands first, every line's numbers move
+    EventVersion.objects.filter(pk=late.pk).update(state=EventVersion.State.APPROVED)
+    third = compute.recompute(ranking)
+    assert third.events[0][0] == late.pk and third.events[1:] == second.events
+    line = next(ln for ln in third.lines if ln["player"] == p[0].pk)
+    assert [r["date"] for r in line["results"]] == [
+        "2026-09-01", "2026-07-01", "2026-05-01", "2026-02-01"
+    ]  # fmt: skip
+    assert stored(third) == stored(rebuilt(ranking))
