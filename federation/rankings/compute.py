@@ -172,8 +172,8 @@ def build_lines(
     renumber = None
     if last_events is not None:  # old position -> new; None: the event is gone
         renumber = [index.get(pk) for pk in last_events]
-        if renumber == list(range(len(events))):
-            renumber = None  # the same positions: the packed results as they are
+        if renumber == list(range(len(renumber))):
+            renumber = None  # the events before kept their places: nothing renumbered
         elif None in renumber:
             before = {}
     now, out = {}, []

@@ -153,11 +153,13 @@ def test_a_lines_results_are_newest_first_whatever_order_the_versions_came_in(ra
     assert [r["date"] for r in line["results"]] == ["2026-09-01", "2026-05-01", "2026-02-01"]
     assert [e[3] for e in first.events] == ["2026-05-01", "2026-02-01", "2026-09-01"]
 
-    # one more, the newest: appended, the lines taken keep their numbers
+    # one more, the newest: appended, the lines taken keep their numbers and JSON text
+    text = compute._BUILT[ranking.pk]["last"][1][p[1].pk][-1]
     approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 10, 1)),
                      [res(p[2], 1)])  # fmt: skip
     second = compute.recompute(ranking)
     assert second.events[:3] == first.events
+    assert compute._BUILT[ranking.pk]["last"][1][p[1].pk][-1] is text  # not packed again
     assert stored(second) == stored(rebuilt(ranking))
 
     # the early version approved now: it stands first, every line's numbers move
