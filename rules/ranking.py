@@ -256,13 +256,15 @@ def compute_ranking(
             if not rows:
                 continue
         factor, size = factors[info.event_class], info.field_size
-        # twice the average of the points of places p .. p + tied - 1, times the factor
-        units = {p: (2 * (size - p + 1) - (tied - 1)) * factor for p, tied in places.items()}
         for r in rows:
             status = reason or (DISQUALIFIED if r.disqualified else "")
             if status:
                 flagged.add(r.player)
-            item = (-units[r.place], recency, r, places[r.place], status)
+            # twice the average of the points of places p .. p + tied - 1, times the factor
+            # (per result: after one approval only the changed players' few of each event)
+            tied = places[r.place]
+            units = (2 * (size - r.place + 1) - (tied - 1)) * factor
+            item = (-units, recency, r, tied, status)
             got = per_player.get(r.player)
             if got is None:
                 per_player[r.player] = [item]
