@@ -219,8 +219,8 @@ def build_lines(
 # A version's results never change once submitted (a correction is a new version), so the
 # worker keeps them parsed between computations: after one approval only the new version
 # is read and parsed. Keyed with what may change around them (the event's date, the class)
-# and the submission time (a rebuilt database reuses ids).
-_PARSED: dict[int, tuple[tuple, list[EventResult], int]] = {}
+# and the submission time (a rebuilt database reuses ids); with the version's players.
+_PARSED: dict[int, tuple[tuple, list[EventResult], int, frozenset]] = {}
 # And checked (`rules.ranking.check_results`): version -> (its parsed results, the check).
 _CHECKED: dict[int, tuple[list[EventResult], Checked]] = {}
 # The last list computed of each ranking, with the checks and hidden players it was computed
@@ -262,8 +262,9 @@ def _parse(version: Version, rows: list[dict]) -> list[EventResult]:
 
 def _read(ranking: Ranking):
     """The ranking's approved versions (without their results), each one's EventResults,
-    and the results of the versions read now: those not kept from an earlier computation
-    or whose official results are not written yet (two queries)."""
+    the results of the versions read now (those not kept from an earlier computation or
+    whose official results are not written yet) and every player of the versions (two
+    queries)."""
     written = OfficialResult.objects.filter(version=OuterRef("pk"))
     rows = (
         EventVersion.objects.filter(status__ranking=ranking, state=EventVersion.State.APPROVED)
@@ -273,22 +274,24 @@ def _read(ranking: Ranking):
                      "series_count", "submitted_at", "official")
     )  # fmt: skip
     versions = [Version._make(row) for row in rows]
-    parsed, todo = {}, []
+    parsed, players, todo = {}, [], []
     for version in versions:
         kept = _PARSED.get(version.pk)
         if kept is not None and version.official and kept[0] == _facts(version):
             parsed[version.pk] = kept[1]
+            players.append(kept[3])
         else:
             todo.append(version)
     read = EventVersion.objects.filter(pk__in=[v.pk for v in todo]).values_list("pk", "results")
     read = dict(read) if todo else {}
     for version in todo:
-        parsed[version.pk] = _parse(version, read[version.pk])
-        _PARSED[version.pk] = (_facts(version), parsed[version.pk], ranking.pk)
+        parsed[version.pk] = results = _parse(version, read[version.pk])
+        players.append(frozenset(result.player for result in results))
+        _PARSED[version.pk] = (_facts(version), results, ranking.pk, players[-1])
     for pk in [pk for pk, kept in _PARSED.items() if kept[2] == ranking.pk and pk not in parsed]:
         del _PARSED[pk]  # no longer approved
         _CHECKED.pop(pk, None)
-    return versions, parsed, read
+    return versions, parsed, read, set().union(*players)
 
 
 def _checked(pk: int, results: list[EventResult], settings: RankingSettings) -> Checked:
@@ -320,11 +323,11 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
     """A new snapshot of the ranking from its approved versions (module docstring)."""
     settings = RankingSettings.from_json(ranking.settings or {})
     as_of = ranking.as_of or _today()
-    versions, parsed, read = _read(ranking)
+    # `ids`: every player of the versions (a class no longer counted too: their official
+    # results).
+    versions, parsed, read, ids = _read(ranking)
     # A class this ranking no longer counts: not in the list (its official results are).
     counted = [v.pk for v in versions if v.event_class in settings.class_factors]
-    # Every player of the versions (a class no longer counted too: their official results).
-    ids = {result.player for rows in parsed.values() for result in rows}
     # The few players hidden from public lists, all of them (a list of 10,000 ids in the
     # query cost more than the table).
     hidden = set(PublicHiding.objects.values_list("player_id", flat=True)) & ids if ids else set()
