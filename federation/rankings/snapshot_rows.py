@@ -16,8 +16,10 @@ from decimal import Decimal
 
 import orjson
 from django.db import connection
+from django.db.models import JSONField
 
 from clubs.models import fold_german
+from common.json_text import JSONTextField
 from federation.rankings.public_lines import public_text
 
 FACTS = ("version", "event", "event_name", "date", "field")
@@ -61,7 +63,8 @@ def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tu
             pass  # packed already (federation.rankings.compute): as it is
         else:
             results = _packed(results, facts)
-        head = {key: value for key, value in line.items() if key != "results"}
+        head = dict(line)  # a copy without the results (a dict comprehension: 4 times slower)
+        head.pop("results", None)
         rows.append(
             (snapshot_id, position, line["player"], region, line.get("rank"), region_rank,
              bool(line.get("listed")), bool(line.get("hidden")), head, results,
@@ -118,9 +121,9 @@ _JSON = (dict, list)
 
 
 def insert(model, fields, rows, *, casts=None, skip_conflicts: bool = False) -> None:
-    """``rows`` (tuples in ``fields`` order; dicts and lists go in as JSON, a text as it is)
-    in one executemany. ``casts``: PostgreSQL types of the columns given as text (json,
-    date)."""
+    """``rows`` (tuples in ``fields`` order; a dict or list in a JSON column goes in as JSON,
+    a text as it is) in one executemany. ``casts``: PostgreSQL types of the columns given as
+    text (json, date)."""
     if not rows:
         return
     casts = casts or {}
@@ -131,7 +134,16 @@ def insert(model, fields, rows, *, casts=None, skip_conflicts: bool = False) -> 
     sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
     if skip_conflicts:
         sql += " ON CONFLICT DO NOTHING"
-    params = [[json_text(v) if type(v) in _JSON else v for v in row] for row in rows]
+    # Only the JSON columns are looked at (15 values a row, 10,000 rows).
+    json_at = [n for n, f in enumerate(fields)
+               if isinstance(model._meta.get_field(f), JSONTextField | JSONField)]  # fmt: skip
+    params = []
+    for row in rows:
+        row = list(row)
+        for n in json_at:
+            if type(row[n]) in _JSON:
+                row[n] = json_text(row[n])
+        params.append(row)
     with connection.cursor() as cursor:
         if postgres and not skip_conflicts:
             # COPY: a fraction of an executemany's time for 10,000 rows on PostgreSQL.
