@@ -12,10 +12,9 @@ version's results parsed and checked, the last list computed and its lines' pack
 After one approval only the new version's results are checked, only its players' lines are
 computed and built again; the others are taken from the last list (the same rows as a
 computation from nothing: tests/federation/rankings/test_compute_kept.py). 10,000 players
-and 230,000 results, after one approval: about 1 s of the worker's CPU; 1.6 s (SQLite) and
-2.1 s (PostgreSQL, most of it the server storing the 10,000 rows) on a shared 2-core host,
-the cyclic garbage collector paused (common.gc_tuning; bench.federation_scale,
-docs/performance-log.md 2026-11-27 session 16).
+and 230,000 results, after one approval: 0.81 s (SQLite) and 1.02 s (PostgreSQL) median,
+about 0.4 s of it storing the 10,000 rows, the cyclic garbage collector paused
+(common.gc_tuning; `python -m bench federation-scale`, docs/performance.md).
 
 `schedule_recompute` asks the task worker for it once the approval, rejection or settings
 change is committed: one waiting task per ranking, no request waits for it."""
