@@ -17,7 +17,7 @@ from federation.associations.permissions import can_manage
 from federation.rankings.models import OfficialResult as OfficialRow
 from federation.rankings.models import Ranking, RankingSnapshot, SnapshotLine
 from federation.rankings.selectors import regions_of
-from federation.rankings.snapshot_rows import unpack
+from federation.rankings.snapshot_rows import shared_results, unpack
 from federation.rankings.snapshots import (
     LazyLines,
     decorate,
@@ -209,7 +209,7 @@ def player_card(user, ranking: Ranking, player_id: int) -> PlayerCard | None:
     line = None
     row = (
         SnapshotLine.objects.filter(snapshot=snapshot, player=player.pk)
-        .values_list("line", "results")
+        .values_list("line", shared_results())
         .first()
         if snapshot
         else None

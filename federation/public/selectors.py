@@ -32,7 +32,7 @@ from federation.rankings.models import (
     SnapshotLine,
 )
 from federation.rankings.public_lines import public_line
-from federation.rankings.snapshot_rows import read_lines, unpack
+from federation.rankings.snapshot_rows import read_lines, shared_results, unpack
 from tournaments.models import Event, Series
 
 SANCTIONED = (
@@ -188,7 +188,7 @@ def snapshot_line(snapshot_id: int | None, player_id: int) -> dict | None:
         return None
     row = (
         SnapshotLine.objects.filter(snapshot_id=snapshot_id, player=player_id)
-        .values_list("line", "results", "snapshot__events")
+        .values_list("line", shared_results(), "snapshot__events")
         .first()
     )
     return None if row is None else row[0] | {"results": unpack(row[1], row[2])}

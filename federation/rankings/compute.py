@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django_tasks import TaskResultStatus, task
 
 from clubs.models import Membership, Player, fold_german
@@ -39,6 +39,7 @@ from federation.rankings.models import (
     PublicHiding,
     Ranking,
     RankingSnapshot,
+    SnapshotLine,
 )
 from federation.rankings.snapshot_rows import insert, json_text
 from rules.ranking import (
@@ -147,12 +148,15 @@ def _results(line, index: dict, age: list[int]) -> list[list]:
 
 def build_lines(
     ranking, versions, players: dict, hidden, kept: dict | None = None
-) -> tuple[list[dict], list[list]]:
+) -> tuple[list[dict], list[list], tuple | None]:
     """The snapshot's lines from the computed list (`rules.ranking.Ranking`) and
-    its events, the lines' results packed against them (federation.rankings.snapshot_rows).
+    its events, the lines' results packed against them (federation.rankings.snapshot_rows),
+    and the snapshot whose rows the lines share results with (or None).
     `kept`: what the last call for this ranking left there (and this one leaves): a line
     the rules took unchanged from the last list (the same results) has its packed results
-    and texts taken from it, renumbered against these events if a version went.
+    and texts taken from it, renumbered against these events if a version went; not
+    renumbered, it shares the results of the row that holds them (``results_from``, if the
+    last snapshot's rows were read back: `_keep_holders`).
 
     The events stand in the order of their versions' ids: an approval adds the newest
     version at the end, so the packed results of the lines taken keep their numbers and
@@ -167,7 +171,7 @@ def build_lines(
         age[position] = place
     kept = {} if kept is None else kept
     # One value read and written whole: two computations at once never mix theirs.
-    last_events, before = kept.get("last", (None, {}))
+    last_events, before, holders = kept.get("last", (None, {}, None))
     renumber = None
     if last_events is not None:  # old position -> new; None: the event is gone
         renumber = [index.get(pk) for pk in last_events]
@@ -175,10 +179,14 @@ def build_lines(
             renumber = None  # the events before kept their places: nothing renumbered
         elif None in renumber:
             before = {}
+    if renumber is not None or not before:
+        holders = None  # every text written again
+    rows = holders[2] if holders is not None else {}
     now, out = {}, []
     for line in (*ranking.lines, *ranking.unlisted):
         person = players.get(line.player, {"name": "?", "club": "", "regions": []})
         got = before.get(line.player)
+        shared = None
         if (
             got is None
             or got[0] is not line.counted
@@ -192,6 +200,8 @@ def build_lines(
             packed = [[renumber[e], place, points, counted, why]
                       for e, place, points, counted, why in got[3]]  # fmt: skip
             got = (*got[:3], packed, *got[4:6], json_text(packed))
+        else:
+            shared = rows.get(line.player)
         now[line.player] = got
         out.append(
             {
@@ -207,12 +217,26 @@ def build_lines(
                 "best": got[5],
                 "reason": REASONS.get(line.reason, line.reason) if line.reason else "",
                 "results": got[6],  # as JSON text (snapshot_rows.pack)
+                "results_from": shared,
             }
         )
-    kept["last"] = ([e[1] for e in events], now)
+    kept["last"] = ([e[1] for e in events], now, None)
     # Listed by rank, the unlisted after them; then by name (a shared rank too).
     out.sort(key=lambda ln: (not ln["listed"], ln["rank"] or 0, fold_german(ln["name"])))
-    return out, events
+    return out, events, None if holders is None else holders[:2]
+
+
+def _keep_holders(kept: dict, snapshot: RankingSnapshot) -> None:
+    """After the snapshot is written: which row holds each player's results (its own or
+    the one it shares), so that the next computation's unchanged lines share them (one
+    query of 10,000 numbers). Kept with the lines it belongs to."""
+    last = kept.get("last")
+    if last is None:
+        return
+    rows = SnapshotLine.objects.filter(snapshot=snapshot)
+    rows = rows.values_list("player", "pk", "results_from")
+    holders = {player: source or pk for player, pk, source in rows}
+    kept["last"] = (*last[:2], (snapshot.pk, snapshot.computed_at, holders))
 
 
 # A version's results never change once submitted (a correction is a new version), so the
@@ -341,15 +365,23 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
                                previous=previous, changed=changed)  # fmt: skip
     _LAST[ranking.pk] = (parts, frozenset(hidden), computed)
     players = _players(ids, as_of) if ids else {}
-    lines, events = build_lines(
-        computed, versions, players, hidden, _BUILT.setdefault(ranking.pk, {})
-    )
+    kept = _BUILT.setdefault(ranking.pk, {})
+    lines, events, sharing = build_lines(computed, versions, players, hidden, kept)
     with transaction.atomic():
         _official_results(ranking, versions, read, players)
         # The ranking's row lock gives each computation its own number.
         Ranking.objects.select_for_update().filter(pk=ranking.pk).first()
-        number = (ranking.snapshots.aggregate(n=Max("number"))["n"] or 0) + 1
-        return RankingSnapshot.objects.create(
+        # And whether the rows whose results the lines share are still those this worker
+        # read back (not so after a database was restored): in the same query.
+        pk, at = sharing or (None, None)
+        found = ranking.snapshots.aggregate(
+            n=Max("number"), sharing=Count("pk", filter=Q(pk=pk, computed_at=at))
+        )
+        number = (found["n"] or 0) + 1
+        if sharing is not None and not found["sharing"]:
+            for line in lines:
+                line["results_from"] = None
+        snapshot = RankingSnapshot.objects.create(
             ranking=ranking,
             number=number,
             as_of=as_of,
@@ -359,6 +391,8 @@ def recompute(ranking: Ranking, reason: str = "") -> RankingSnapshot:
             lines=lines,
             reason=(reason or "")[:200],
         )
+        _keep_holders(kept, snapshot)
+    return snapshot
 
 
 def _official_results(ranking: Ranking, versions, read: dict, players: dict) -> None:

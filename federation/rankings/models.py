@@ -232,9 +232,9 @@ class RankingSnapshot(models.Model):
         "date", "place", "field", "points", "counted", "reason"}]}] in the list's order
         (one query, kept on the instance)."""
         if getattr(self, "_lines", None) is None:
-            from federation.rankings.snapshot_rows import unpack
+            from federation.rankings.snapshot_rows import shared_results, unpack
 
-            rows = self.rows.order_by("position").values_list("line", "results")
+            rows = self.rows.order_by("position").values_list("line", shared_results())
             self._lines = [line | {"results": unpack(found, self.events)} for line, found in rows]
         return self._lines
 
@@ -247,7 +247,12 @@ class RankingSnapshot(models.Model):
 class SnapshotLine(models.Model):
     """One player's line of a RankingSnapshot. ``line`` is the line without its results (the
     documented format), ``results`` its results; the columns beside them are what the pages
-    filter and order by. ``player`` is a plain number: a snapshot outlives its players."""
+    filter and order by. ``player`` is a plain number: a snapshot outlives its players.
+
+    A line whose results did not change since the last snapshot shares them: ``results_from``
+    is the earlier row that holds them (never itself a sharing row) and ``results`` is
+    empty; read them through `federation.rankings.snapshot_rows` (`shared_results`,
+    `read_lines`). After one approval 400 of 10,000 lines hold their results."""
 
     # No index of its own: the unique (snapshot, position) serves every look-up by snapshot
     # (one index fewer to fill for 10,000 rows a computation).
@@ -265,6 +270,17 @@ class SnapshotLine(models.Model):
     # JSON as text: written and read whole, never queried inside (common.json_text).
     line = JSONTextField(default=dict)
     results = JSONTextField(default=list)
+    # The row of an earlier snapshot of the ranking whose results these are (no constraint
+    # and no index: written by the computation only, read through a join on its id).
+    results_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=False,
+        related_name="+",
+    )
     # What a list page sorts by, so that it reads one page in that order (the same values
     # as the line's, names folded as clubs.models.fold_german: a-z0-9, any collation).
     sort_name = models.CharField(max_length=300, default="", blank=True)

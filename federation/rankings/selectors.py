@@ -20,7 +20,7 @@ from federation.rankings.models import (
     RankingStatus,
     SnapshotLine,
 )
-from federation.rankings.snapshot_rows import unpack
+from federation.rankings.snapshot_rows import shared_results, unpack
 from federation.rankings.snapshots import LazyLines
 from rules.ranking import RankingSettings, describe
 
@@ -76,7 +76,7 @@ def ranking_page(user, ranking: Ranking, sort: str = "rank", number=None) -> Ran
     pages = Paginator(lines, PAGE_SIZE).get_page(number)
     shown = list(pages.object_list)
     rows = SnapshotLine.objects.filter(snapshot=snapshot, player__in=[ln["player"] for ln in shown])
-    found = dict(rows.values_list("player", "results")) if shown else {}
+    found = dict(rows.values_list("player", shared_results())) if shown else {}
     page_lines = []
     for line in shown:
         results = unpack(found.get(line["player"], []), snapshot.events)

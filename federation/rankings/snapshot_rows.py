@@ -7,7 +7,10 @@ repeats (version, event, event name, date, field) are kept once in the snapshot'
 ``events``; a row's result is ``[index into events, place, points, counted, reason]``
 (14 MB).
 `unpack` gives the documented dicts back (docs/federation.md); a result of any other shape
-is stored as it is. Rows are written with one ``executemany``: ``bulk_create`` prepares
+is stored as it is. A line whose results are those of a row of an earlier snapshot names
+that row (``results_from``, given by `federation.rankings.compute`) and stores none: after
+one approval 400 of 10,000 rows carry results. Read them with `shared_results` or
+`read_lines`. Rows are written with one ``executemany``: ``bulk_create`` prepares
 every value through its field, seconds for 10,000 rows."""
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from decimal import Decimal
 import orjson
 from django.db import connection
 from django.db.models import JSONField
+from django.db.models.functions import Coalesce
 
 from clubs.models import fold_german
 from common.json_text import JSONTextField
@@ -27,6 +31,7 @@ KEYS = frozenset((*FACTS, "place", "points", "counted", "reason"))
 ROW_FIELDS = (
     "snapshot", "position", "player", "region", "rank", "region_rank", "listed", "hidden",
     "line", "results", "sort_name", "sort_club", "events_counted", "points", "public",
+    "results_from",
 )  # fmt: skip
 
 
@@ -39,7 +44,7 @@ def sort_columns(line: dict) -> tuple:
 def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tuple]]:
     """(the snapshot's events, its rows in ROW_FIELDS order). Results already packed
     against ``events`` (lists, or their JSON text: `federation.rankings.compute` writes
-    them so) stay as they are. A
+    them so) stay as they are; a line with ``results_from`` (a row's id) stores none. A
     line's region is its first (a computed line has one: the club's on the ranking date);
     its region rank is one more than the region's listed lines ranked strictly better
     (shared ranks stay shared; the listed lines come first in a snapshot)."""
@@ -65,10 +70,13 @@ def pack(snapshot_id, lines: list[dict], events=()) -> tuple[list[list], list[tu
             results = _packed(results, facts)
         head = dict(line)  # a copy without the results (a dict comprehension: 4 times slower)
         head.pop("results", None)
+        shared = head.pop("results_from", None)
+        if shared is not None:
+            results = ""  # read from the row named
         rows.append(
             (snapshot_id, position, line["player"], region, line.get("rank"), region_rank,
              bool(line.get("listed")), bool(line.get("hidden")), head, results,
-             *sort_columns(line), public_text(head))
+             *sort_columns(line), public_text(head), shared)
         )  # fmt: skip
     return [list(key) for key in facts], rows
 
@@ -155,6 +163,12 @@ def insert(model, fields, rows, *, casts=None, skip_conflicts: bool = False) -> 
             cursor.executemany(sql, params)
 
 
+def shared_results():
+    """A row's results in a query (``values_list("line", shared_results())``): its own, or
+    those of the row it shares them with (one join)."""
+    return Coalesce("results_from__results", "results", output_field=JSONTextField())
+
+
 def read_lines(model, snapshot_id, region_id=None, *, results: bool = False) -> list:
     """The lines of a snapshot (or of one region) in its order, without their results, or
     (line, packed results) pairs: one query on ``model``'s table (SnapshotLine) whose JSON
@@ -162,11 +176,15 @@ def read_lines(model, snapshot_id, region_id=None, *, results: bool = False) -> 
     rows)."""
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    columns = "line, results" if results else "line"
-    where, params = "snapshot_id = %s", [snapshot_id]
+    if results:  # its own or those of the row it shares them with
+        columns = "r.line, COALESCE(s.results, r.results)"
+        source = f"{table} r LEFT JOIN {table} s ON s.id = r.results_from_id"
+    else:
+        columns, source = "r.line", f"{table} r"
+    where, params = "r.snapshot_id = %s", [snapshot_id]
     if region_id is not None:
-        where, params = where + " AND region = %s", [*params, region_id]
-    sql = f"SELECT {columns} FROM {table} WHERE {where} ORDER BY position"
+        where, params = where + " AND r.region = %s", [*params, region_id]
+    sql = f"SELECT {columns} FROM {source} WHERE {where} ORDER BY r.position"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

@@ -13,7 +13,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from federation.rankings.models import Ranking, RankingSnapshot, SnapshotLine
-from federation.rankings.snapshot_rows import read_lines, unpack
+from federation.rankings.snapshot_rows import read_lines, shared_results, unpack
 
 
 def newest_snapshot(ranking: Ranking) -> RankingSnapshot | None:
@@ -41,7 +41,7 @@ def add_results(snapshot, lines: list[dict], region_id=None) -> None:
         Q(player__in=[ln["player"] for ln in lines if ln["listed"]]) | unlisted,
         snapshot=snapshot,
     )
-    found = dict(rows.values_list("player", "results"))
+    found = dict(rows.values_list("player", shared_results()))
     for line in lines:
         line.update(results_fields(unpack(found.get(line["player"], []), snapshot.events)))
 

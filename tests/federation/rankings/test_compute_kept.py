@@ -86,12 +86,14 @@ def test_a_bad_version_is_refused_as_the_whole_list_refuses_it(ranking, club_a):
 
 
 def stored(snapshot) -> tuple:
-    """Everything the snapshot stores but its number: its events and every row's columns."""
+    """Everything the snapshot stores but its number: its events and every row's columns,
+    the results as read (its own or shared with an earlier row's)."""
     from federation.rankings.models import SnapshotLine
-    from federation.rankings.snapshot_rows import ROW_FIELDS
+    from federation.rankings.snapshot_rows import ROW_FIELDS, shared_results
 
     rows = SnapshotLine.objects.filter(snapshot=snapshot).order_by("position")
-    return snapshot.events, snapshot.versions, list(rows.values_list(*ROW_FIELDS[1:]))
+    columns = [f for f in ROW_FIELDS[1:] if f not in ("results", "results_from")]
+    return snapshot.events, snapshot.versions, list(rows.values_list(*columns, shared_results()))
 
 
 def rebuilt(ranking):
@@ -171,3 +173,85 @@ def test_a_lines_results_are_newest_first_whatever_order_the_versions_came_in(ra
         "2026-09-01", "2026-07-01", "2026-05-01", "2026-02-01"
     ]  # fmt: skip
     assert stored(third) == stored(rebuilt(ranking))
+
+
+def _read_everywhere(ranking, players):
+    """Each player's results as every reader of the newest snapshot gives them."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from federation.lists.selectors import player_card
+    from federation.public.selectors import snapshot_line
+    from federation.rankings.selectors import ranking_page
+    from federation.rankings.snapshots import add_results, newest_snapshot, snapshot_lines
+
+    snapshot = newest_snapshot(ranking)
+    page = ranking_page(AnonymousUser(), ranking)
+    by_reader = {
+        "lines": {ln["player"]: ln["results"] for ln in snapshot.lines},
+        "snapshot_lines": {ln["player"]: ln["results"] for ln in snapshot_lines(snapshot)},
+        "page": {ln["player"]: ln["results"] for ln in page.lines},
+    }
+    plain = snapshot_lines(snapshot, results=False)
+    add_results(snapshot, plain)
+    by_reader["add_results"] = {ln["player"]: ln["results_text"] for ln in plain}
+    by_reader["public card"] = {p.pk: snapshot_line(snapshot.pk, p.pk)["results"] for p in players}
+    by_reader["card"] = {p.pk: player_card(None, ranking, p.pk).line["results"] for p in players}
+    return by_reader
+
+
+def test_unchanged_lines_share_the_results_of_the_row_that_holds_them(ranking, club_a):
+    """After an approval the lines it does not touch store no results of their own: they
+    name the row that holds them (the first, not a row that shares them in turn), and every
+    reader gives the same results as a snapshot that holds all of its own."""
+    from django.db.models.functions import Length
+
+    from federation.rankings.models import SnapshotLine
+
+    p = [PlayerFactory() for _ in range(5)]
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 2, 1)),
+                     [res(p[0], 1), res(p[1], 2), res(p[2], 3)])  # fmt: skip
+    first = compute.recompute(ranking)
+    holds = dict(SnapshotLine.objects.filter(snapshot=first).values_list("player", "pk"))
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 3, 1)),
+                     [res(p[2], 1), res(p[3], 2)])  # fmt: skip
+    second = compute.recompute(ranking)
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 4, 1)),
+                     [res(p[4], 1), res(p[3], 2)])  # fmt: skip
+    third = compute.recompute(ranking)
+    rows = SnapshotLine.objects.filter(snapshot=third)
+    assert dict(rows.values_list("player", "results_from")) == {
+        p[0].pk: holds[p[0].pk], p[1].pk: holds[p[1].pk],  # since the first snapshot
+        p[2].pk: SnapshotLine.objects.get(snapshot=second, player=p[2].pk).pk,
+        p[3].pk: None, p[4].pk: None,  # in the new event: their own
+    }  # fmt: skip
+    sharing = rows.exclude(results_from=None).annotate(n=Length("results"))
+    assert set(sharing.values_list("n", flat=True)) == {0}  # no results of their own
+    shared = _read_everywhere(ranking, p)
+    assert stored(third) == stored(rebuilt(ranking))
+    assert not SnapshotLine.objects.filter(snapshot=newest(ranking)).exclude(results_from=None)
+    assert _read_everywhere(ranking, p) == shared
+    assert len(shared["card"][p[0].pk]) == 1 and len(shared["card"][p[3].pk]) == 2
+
+
+def newest(ranking):
+    return ranking.snapshots.order_by("-number").first()
+
+
+def test_no_sharing_with_rows_this_worker_did_not_read_back(ranking, club_a):
+    """The rows the worker remembers are gone (a database restored): the lines hold their
+    results again."""
+    from federation.models import EventVersion, RankingSnapshot
+    from federation.rankings.models import SnapshotLine
+
+    p = [PlayerFactory() for _ in range(3)]
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 2, 1)),
+                     [res(p[0], 1), res(p[1], 2)])  # fmt: skip
+    first = compute.recompute(ranking)
+    RankingSnapshot.objects.filter(pk=first.pk).update(computed_at=first.computed_at
+                                                       - dt.timedelta(seconds=1))  # fmt: skip
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 3, 1)),
+                     [res(p[2], 1)])  # fmt: skip
+    second = compute.recompute(ranking)
+    assert not SnapshotLine.objects.filter(snapshot=second).exclude(results_from=None)
+    assert stored(second) == stored(rebuilt(ranking))
+    assert EventVersion.objects.count() == 2
