@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
+from django.db.models.signals import pre_delete
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -307,6 +309,17 @@ class SnapshotLine(models.Model):
 
     def __str__(self):
         return f"{self.snapshot} {self.position}: {self.player}"
+
+
+@receiver(pre_delete, sender=RankingSnapshot)
+def _hand_on_shared_results(sender, instance, **kwargs):
+    """A snapshot about to go (the admin, its ranking deleted): the rows of later snapshots
+    that share results its rows hold get a copy of them first (one UPDATE), so that no line
+    is left without its results."""
+    held = SnapshotLine.objects.filter(pk=OuterRef("results_from")).values("results")[:1]
+    SnapshotLine.objects.filter(results_from__snapshot=instance).exclude(snapshot=instance).update(
+        results=Subquery(held), results_from=None
+    )
 
 
 class OfficialResult(models.Model):

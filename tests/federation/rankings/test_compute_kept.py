@@ -255,3 +255,28 @@ def test_no_sharing_with_rows_this_worker_did_not_read_back(ranking, club_a):
     assert not SnapshotLine.objects.filter(snapshot=second).exclude(results_from=None)
     assert stored(second) == stored(rebuilt(ranking))
     assert EventVersion.objects.count() == 2
+
+
+def test_a_snapshot_deleted_hands_its_shared_results_on(ranking, club_a):
+    """The admin deletes the snapshot whose rows hold the later ones' results: the later
+    lines keep their results; all snapshots deleted at once take every row with them."""
+    from federation.rankings.models import RankingSnapshot, SnapshotLine
+
+    p = [PlayerFactory() for _ in range(4)]
+    approved_version(ranking, EventFactory(club=club_a, start_date=dt.date(2026, 2, 1)),
+                     [res(p[0], 1), res(p[1], 2), res(p[2], 3)])  # fmt: skip
+    first = compute.recompute(ranking)
+    for n, day in enumerate((dt.date(2026, 3, 1), dt.date(2026, 4, 1))):
+        approved_version(ranking, EventFactory(club=club_a, start_date=day),
+                         [res(p[3], 1), res(p[n], 2)], field_size=3)  # fmt: skip
+        compute.recompute(ranking)
+    before = _read_everywhere(ranking, p)
+    assert SnapshotLine.objects.filter(results_from__snapshot=first).count() == 3
+    RankingSnapshot.objects.filter(pk=first.pk).delete()  # as the admin's bulk action does
+    assert not SnapshotLine.objects.filter(results_from__snapshot_id=first.pk).exists()
+    assert _read_everywhere(ranking, p) == before
+    third = newest(ranking)
+    third.delete()  # the newest, holding nothing for others
+    assert len(newest(ranking).lines) == 4
+    ranking.snapshots.all().delete()  # all at once, as with their ranking
+    assert not SnapshotLine.objects.exists()
