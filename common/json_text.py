@@ -16,7 +16,8 @@ class JSONTextField(models.TextField):
     """A dict or list in, the same out; stored as the JSON text orjson writes."""
 
     def from_db_value(self, value, expression, connection):
-        return None if value is None else orjson.loads(value)
+        # An empty text holds no value (a row that takes it from elsewhere: None, not an error).
+        return None if value is None or value == "" else orjson.loads(value)
 
     def to_python(self, value):
         if isinstance(value, str):

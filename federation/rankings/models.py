@@ -253,8 +253,9 @@ class SnapshotLine(models.Model):
 
     A line whose results did not change since the last snapshot shares them: ``results_from``
     is the earlier row that holds them (never itself a sharing row) and ``results`` is
-    empty; read them through `federation.rankings.snapshot_rows` (`shared_results`,
-    `read_lines`). After one approval 400 of 10,000 lines hold their results."""
+    empty (None on the instance); read them through `federation.rankings.snapshot_rows`
+    (`shared_results`, `read_lines`). After one approval 400 of 10,000 lines hold their
+    results."""
 
     # No index of its own: the unique (snapshot, position) serves every look-up by snapshot
     # (one index fewer to fill for 10,000 rows a computation).

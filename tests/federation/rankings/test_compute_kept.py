@@ -226,6 +226,7 @@ def test_unchanged_lines_share_the_results_of_the_row_that_holds_them(ranking, c
     }  # fmt: skip
     sharing = rows.exclude(results_from=None).annotate(n=Length("results"))
     assert set(sharing.values_list("n", flat=True)) == {0}  # no results of their own
+    assert sharing.first().results is None  # a row loaded whole: none of its own
     shared = _read_everywhere(ranking, p)
     assert stored(third) == stored(rebuilt(ranking))
     assert not SnapshotLine.objects.filter(snapshot=newest(ranking)).exclude(results_from=None)
