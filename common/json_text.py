@@ -12,6 +12,12 @@ import orjson
 from django.db import models
 
 
+def json_text(value) -> str:
+    """The JSON text of a dict or list as the field stores it (orjson: a tenth of json.dumps's
+    time for a ranking snapshot's 16 MB)."""
+    return orjson.dumps(value).decode()
+
+
 class JSONTextField(models.TextField):
     """A dict or list in, the same out; stored as the JSON text orjson writes."""
 
@@ -25,7 +31,7 @@ class JSONTextField(models.TextField):
         return value
 
     def get_prep_value(self, value):
-        return None if value is None else orjson.dumps(value).decode()
+        return None if value is None else json_text(value)
 
     def value_to_string(self, obj):
         return self.get_prep_value(self.value_from_object(obj))

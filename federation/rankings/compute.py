@@ -33,6 +33,7 @@ from django_tasks import TaskResultStatus, task
 from clubs.models import Membership, Player, fold_german
 from common.gc_tuning import cycle_collection_paused
 from common.id_lists import among_ids
+from common.json_text import json_text
 from federation.rankings.models import (
     EventVersion,
     OfficialResult,
@@ -41,7 +42,7 @@ from federation.rankings.models import (
     RankingSnapshot,
     SnapshotLine,
 )
-from federation.rankings.snapshot_rows import insert, json_text
+from federation.rankings.snapshot_rows import insert
 from rules.ranking import (
     DISQUALIFIED,
     FIELD_SMALL,
