@@ -59,9 +59,16 @@ def secret_grid(start):
 
 @pytest.fixture
 def world(club_a, club_b, organiser_a, scorer_a, settings):
-    from clubs.models import ClubRole, PlayerImport
+    from clubs.models import Club, ClubRole, Membership, Player, PlayerImport
     from prizes.models import PrizePlan
-    from tournaments.models import Category, CategoryChoice, Group, GroupMember, Season
+    from tournaments.models import (
+        Category,
+        CategoryChoice,
+        Group,
+        GroupMember,
+        Participant,
+        Season,
+    )
 
     settings.TASKS = IMMEDIATE_TASKS
     season = Season.objects.create(
@@ -126,15 +133,23 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
     }
     confirmed = [str(abs(t)) for t in totals_1]
     entered = [str(abs(t)) for t in totals_2]
-    # A total that happens to equal an id of the walk's own objects (PostgreSQL's sequences
-    # run on across tests: event 470 once met a total of 470) is no leak when a page shows
-    # that id; it is left out of the secrets rather than failing at random.
-    own_ids = {str(value) for value in ids.values()}
+    # A total that happens to equal an id a page may show (PostgreSQL's sequences run on
+    # across tests: event 470 once met a total of 470, club 584 in a filter's option another
+    # time) is no leak when the page shows that id; it is left out of the secrets rather than
+    # failing at random.
+    own_ids = {str(value) for value in ids.values()} | {
+        str(pk)
+        for model in (Club, Participant, Player, Membership, Group, Category)
+        for pk in model.objects.values_list("pk", flat=True)
+    }
+    hidden = [s for s in entered if s not in own_ids]
+    assert hidden, f"every entered total {entered} is also an id"
     return {
         "ids": ids,
         "secrets": [s for s in confirmed + entered if s not in own_ids],
         "confirmed": confirmed,
         "entered": entered,
+        "hidden": hidden,  # the entered totals a page must not show (ids left out)
         "event": event,
         "series": series,
         "tables": tables,

@@ -51,7 +51,7 @@ def test_the_scorer_who_entered_sees_the_sheet_but_no_provisional_standings(
     data = _api(client, world["event"], "").json()
     assert data["provisional"] is False and data["rows"]
     assert not any(r["provisional"] for r in data["rows"])
-    assert not shown(_page(client, world["event"]), world["entered"])
+    assert not shown(_page(client, world["event"]), world["hidden"])
     assert "Include unconfirmed sheets" not in _page(client, world["event"], "")
     # The sheet this scorer entered is theirs to see.
     series = world["series"]
@@ -64,7 +64,7 @@ def test_another_scorer_and_a_viewer_see_no_unconfirmed_values(client, world, cl
     for user in (other, viewer_a):
         client.force_login(user)
         assert _api(client, world["event"]).status_code == 403
-        assert not shown(_page(client, world["event"]), world["entered"])
+        assert not shown(_page(client, world["event"]), world["hidden"])
     # A viewer may not open an unconfirmed sheet at all.
     series = world["series"]
     assert client.get(reverse("scoring:sheet_entry", args=[series.pk, 2])).status_code == 403
@@ -77,10 +77,10 @@ def test_exports_and_the_hall_display_never_show_unconfirmed_values(client, worl
     client.force_login(organiser_a)
     display = client.get(reverse("standings:display", args=[event.pk])).content.decode()
     assert shown(display, world["confirmed"]) == world["confirmed"]
-    assert not shown(display, world["entered"])
+    assert not shown(display, world["hidden"])
     public = client.get(reverse("standings:public", args=[event.pk])).content.decode()
-    assert not shown(public, world["entered"])
+    assert not shown(public, world["hidden"])
     for slug in ("standings", "event-workbook"):
         text = pdf_text(render_export(slug, event, "pdf")[0])
-        assert not shown(text, world["entered"]), slug
+        assert not shown(text, world["hidden"]), slug
         assert shown(text, world["confirmed"]), slug

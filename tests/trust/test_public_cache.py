@@ -112,7 +112,7 @@ def test_nothing_unpublished_or_unconfirmed_reaches_a_public_cache_entry(client,
         client.get(_url(name, event))
     fresh = " ".join(_cached_texts())
     assert shown(fresh, world["confirmed"]) == world["confirmed"]
-    assert not shown(fresh, world["entered"])
+    assert not shown(fresh, world["hidden"])
 
 
 def test_a_correction_is_never_hidden_by_a_cached_entry(client, world, organiser_a):
