@@ -15,7 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.exports.registry import EXPORTERS, exporters_for
 from tests.factories import user_with_role
-from tests.trust.conftest import shown
+from tests.trust.conftest import not_ids, shown
 
 pytestmark = pytest.mark.django_db
 
@@ -345,6 +345,7 @@ def _federation(world, club_a, organiser_a):
     day.teams.set([team])
     world["ids"].update(league_season=season.pk, division=division.pk, league_team=team.pk,
                         roster_entry=entry.pk, match_day=day.pk)  # fmt: skip
+    world["secrets"] = not_ids(world["secrets"])  # the ids made here are shown by pages
 
 
 def _text(response) -> str:
