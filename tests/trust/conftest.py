@@ -143,10 +143,12 @@ def world(club_a, club_b, organiser_a, scorer_a, settings):
     }
     confirmed = [str(abs(t)) for t in totals_1]
     entered = [str(abs(t)) for t in totals_2]
-    hidden = not_ids(entered)
+    secrets = not_ids(confirmed + entered)
+    hidden = [s for s in entered if s in secrets]
+    assert hidden, f"every entered total {entered} is also an id"
     return {
         "ids": ids,
-        "secrets": not_ids(confirmed + entered),
+        "secrets": secrets,
         "confirmed": confirmed,
         "entered": entered,
         "hidden": hidden,  # the entered totals a page must not show (ids left out)
