@@ -251,6 +251,10 @@ def run(args) -> int:
     # The source tree's static folder is not needed: PDFs read the collected, hashed files.
     print(f"prepared in {time.monotonic() - started:.1f}s; {logins.strip().splitlines()[0]}")
 
+    # gunicorn reads gunicorn.conf.py from its working directory; without it two app servers
+    # race for one control socket and one logs an error at random (CI, stop 44).
+    if not (ROOT / "gunicorn.conf.py").is_file():
+        raise SystemExit(f"no gunicorn.conf.py in {ROOT}, the app servers' working directory")
     log_path, worker_log_path = work / "gunicorn.log", work / "worker.log"
     with log_path.open("wb") as log, worker_log_path.open("wb") as worker_log:
         gunicorn = Path(sys.executable).with_name("gunicorn")
