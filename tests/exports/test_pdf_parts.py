@@ -248,3 +248,15 @@ def test_a_short_wall_list_ranks_the_event_once(club_a, small_parts, spy, monkey
     event = _event(club_a, 12, series=1, rounds=1, seed=3)
     _pdf("standings-wall", event, small_parts, 2)
     assert spy == [] and calls == [event.pk]
+
+
+def test_the_warm_up_reads_the_hyphenation_dictionaries_before_the_workers_fork(monkeypatch):
+    # WeasyPrint reads a dictionary only when a line breaks inside a word; unless the parent
+    # has read it, every forked worker reads the German one again (0.5 s of each print).
+    import pyphen
+
+    monkeypatch.setattr(pdf_parts, "_warm", False)
+    monkeypatch.setattr(pyphen, "hdcache", {})
+    pdf_parts._warm_up()
+    assert pyphen.LANGUAGES[pyphen.language_fallback("de")] in pyphen.hdcache
+    assert pyphen.LANGUAGES[pyphen.language_fallback("en")] in pyphen.hdcache

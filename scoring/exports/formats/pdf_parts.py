@@ -85,13 +85,22 @@ WARM_UP_HTML = (
 
 
 def _warm_up() -> None:
-    """Lay out a tiny document once in this process before forking: Pango, fontconfig and
-    the hyphenation dictionary load here (about 1 s), not once in every worker."""
+    """Lay out a tiny document once in this process before forking: Pango and fontconfig
+    load here (about 1 s), not once in every worker. The hyphenation dictionaries are read
+    here too: WeasyPrint reads one only when a line must break inside a word, which the tiny
+    document never does, so each worker read the German one again (0.5 s of every long
+    print; docs/performance-log.md, session 22)."""
     global _warm
     if not _warm:
+        import pyphen
+
         from scoring.exports.formats.pdf import render_pdf
 
         render_pdf(WARM_UP_HTML)
+        for code, _name in settings.LANGUAGES:
+            lang = pyphen.language_fallback(code)
+            if lang:  # (pyphen keeps the patterns per file, for every later Pyphen)
+                pyphen.Pyphen(lang=lang)
         _warm = True
 
 
