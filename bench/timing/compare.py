@@ -112,6 +112,7 @@ def table(rows: list[dict], names: list[str]) -> str:
 def main(args) -> int:
     names = [n.strip() for n in args.db.split(",") if n.strip()]
     started, load_before = time.perf_counter(), os.getloadavg()[0]
+    began = time.strftime("%Y-%m-%d %H:%M")
     results = {name: run_one(name, args) for name in names}
     rows = merge(results)
     text = table(rows, names)
@@ -123,18 +124,18 @@ def main(args) -> int:
 
     budgets.print_budgets(results)
     if args.write:
-        write_doc(text, command, (load_before, os.getloadavg()[0]))
+        write_doc(text, command, began, (load_before, os.getloadavg()[0]))
     failed = [r for r in rows if r["budget_ms"] is not None and any(
         m > r["budget_ms"] for m in r["median"].values())]  # fmt: skip
     return 1 if failed and not args.short else 0
 
 
-def write_doc(text: str, command: str, load: tuple[float, float]) -> None:
+def write_doc(text: str, command: str, began: str, load: tuple[float, float]) -> None:
     doc = ROOT / "docs" / "performance.md"
     body = doc.read_text(encoding="utf-8")
     start, end = "<!-- database table -->", "<!-- end database table -->"
     # The load, not a claim about it: the reader judges whether the machine was quiet.
-    block = (f"{start}\nMeasured with `{command}` ({time.strftime('%Y-%m-%d %H:%M')}, "
+    block = (f"{start}\nMeasured with `{command}` ({began}-{time.strftime('%H:%M %Z')}, "
              f"{os.cpu_count()} cores, load average {load[0]:.1f} → {load[1]:.1f}):"
              f"\n\n{text}\n{end}")  # fmt: skip
     if start in body:

@@ -20,7 +20,14 @@ import random
 import time
 from pathlib import Path
 
-from bench.rigs.harness import Measurement, measure, print_table, setup_django, teardown_django
+from bench.rigs.harness import (
+    Measurement,
+    analyze,
+    measure,
+    print_table,
+    setup_django,
+    teardown_django,
+)
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "performance.md"
 
@@ -75,6 +82,10 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
     series = event.series.get(number=2)
     Series.objects.filter(pk=series.pk).update(status=Series.Status.SEATED)
     series.refresh_from_db()
+    # The planner's statistics of the event just generated (as autovacuum's on a server):
+    # without them PostgreSQL summed a sheet's seat totals over every hand seat of the
+    # database, 5 of a save + confirm's 28 ms (performance log, session 22).
+    analyze()
 
     def draw():
         order = selectors.running_order(event, before_series=2)
@@ -240,6 +251,7 @@ def run(args, database: str) -> list[Measurement]:
         rows.append(Measurement(f"build data set ({size})", size, 1,
                                 (time.perf_counter() - start) * 1000,
                                 (time.perf_counter() - start) * 1000))  # fmt: skip
+    analyze()  # (as db-profile and db-side-by-side do after their build)
     if args.short:
         event = built["small"]
         players = list(Player.objects.filter(participations__event=event))
