@@ -26,6 +26,13 @@ def browser():
         )
         yield browser
         browser.close()
+        # While that loop runs, asgiref keeps Django's connections per context, not per
+        # thread: every test after the first browser test got a connection of its own, which
+        # nothing closed once the loop stopped. PostgreSQL then refused to drop the test
+        # database ("being accessed by other users"). Close them while they are visible.
+        from django.db import connections
+
+        connections.close_all()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
