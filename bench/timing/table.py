@@ -82,9 +82,10 @@ def workflow_rows(size: str, players, club, runs: int) -> list[Measurement]:
     series = event.series.get(number=2)
     Series.objects.filter(pk=series.pk).update(status=Series.Status.SEATED)
     series.refresh_from_db()
-    # The planner's statistics of the event just generated (as autovacuum's on a server):
-    # without them PostgreSQL summed a sheet's seat totals over every hand seat of the
-    # database, 5 of a save + confirm's 28 ms (performance log, session 22).
+    # The planner's statistics of the data sets and this event (as autovacuum's on a server;
+    # every timed read and write of the table comes after this): without them PostgreSQL
+    # summed a sheet's seat totals over every hand seat, 5 of a save + confirm's 28 ms
+    # (performance log, session 22).
     analyze()
 
     def draw():
@@ -251,7 +252,6 @@ def run(args, database: str) -> list[Measurement]:
         rows.append(Measurement(f"build data set ({size})", size, 1,
                                 (time.perf_counter() - start) * 1000,
                                 (time.perf_counter() - start) * 1000))  # fmt: skip
-    analyze()  # (as db-profile and db-side-by-side do after their build)
     if args.short:
         event = built["small"]
         players = list(Player.objects.filter(participations__event=event))
