@@ -3,7 +3,7 @@ import re
 import pytest
 
 from scoring.exports.formats import pdf
-from scoring.exports.rendering import render_export
+from scoring.exports.rendering import render_document, render_export
 from tests.exports.conftest import IMG_NAME, dealers_by_hand, pdf_text, read_pdf
 
 pytestmark = pytest.mark.django_db
@@ -123,8 +123,25 @@ def test_score_sheets_pdf(series_a, fetched):
     code = sheet_code(series_a.pk, 1)
     assert f"http://hall.local/exports/s/{code}/" in first.replace("\n", "")
     assert f"Sheet code {code}" in first
-    # Nothing but the stylesheet, its fonts and the QR data: URIs went to the fetcher.
-    assert {u.split(",")[0] for u in fetched} == {*STYLESHEET_AND_FONTS, "data:image/png;base64"}
+    # Nothing but the stylesheet, its fonts, the QR and the empty cells' data: URIs went to
+    # the fetcher.
+    assert {u.split(",")[0] for u in fetched} == {
+        *STYLESHEET_AND_FONTS,
+        "data:image/png;base64",
+        "data:image/svg+xml;base64",
+    }
+    # The empty cells: one cell over the 20 hands of each sheet, drawn with the dealer of each
+    # hand shaded: table 1 begins with seat 1, table 2 with seat 2.
+    from scoring.exports.registry import get_exporter
+    from scoring.exports.rendering import document_context
+    from tests.exports.test_print_layout import _drawing
+
+    context = document_context(get_exporter("score-sheets"), series_a, "pdf")
+    html = render_document(get_exporter("score-sheets"), series_a, "pdf")
+    assert html.count('colspan="4" rowspan="20"') == 2
+    first, second = (_drawing(context["grid_drawings"][s.grid]) for s in context["sheets"])
+    assert '<path d="M0 0h1v1h-1zM1 1h1v1h-1zM2 2h1v1h-1zM3 3h1v1h-1zM0 4h1v1h-1z' in first
+    assert '<path d="M1 0h1v1h-1zM2 1h1v1h-1zM3 2h1v1h-1zM0 3h1v1h-1zM1 4h1v1h-1z' in second
 
 
 def test_score_sheet_qr_encodes_the_entry_page(series_a):

@@ -83,3 +83,43 @@ def test_names_keep_one_line_beside_a_long_club_name():
     assert widths["Spieler"] >= _text_mm("Karl-Heinz Schröder", False)
     assert widths["Verein"] < _text_mm(club, False)  # wraps: there is no room for both
     assert abs(sum(widths.values()) - PAGE_MM) < 0.5
+
+
+def _drawing(uri: str) -> str:
+    import base64
+
+    prefix = "data:image/svg+xml;base64,"
+    assert uri.startswith(prefix)
+    return base64.b64decode(uri[len(prefix) :]).decode()
+
+
+def test_the_empty_score_cells_are_drawn_with_each_hands_dealer_shaded():
+    import re
+
+    from scoring.exports.exporters.score_sheets import (
+        DEALER_FILL,
+        GRID_LINE,
+        MELDED_DEALER_FILL,
+        MELDED_FILL,
+        grid_drawing,
+    )
+
+    svg = _drawing(grid_drawing(4, 3, [2, 3, 0], melded=False, cell_px=120, row_px=25))
+    assert 'viewBox="0 0 4 3" preserveAspectRatio="none"' in svg
+    paths = re.findall(r'<path d="([^"]*)" fill="(#[0-9a-f]+)"/>', svg)
+    fills = {colour: d for d, colour in paths}
+    # Hand 1 (row 0): seat 3 deals; hand 2: seat 4; hand 3: seat 1.
+    assert fills[DEALER_FILL] == "M2 0h1v1h-1zM3 1h1v1h-1zM0 2h1v1h-1z"
+    # Three lines between the four columns, two between the three rows, each 0.8 px thick.
+    lines = fills[GRID_LINE].split("z")[:-1]
+    assert len(lines) == 3 + 2
+    assert lines[0].startswith("M0.99667 0h0.00667v3")  # 0.8 / 120 px of a column
+    assert lines[3].startswith("M0 0.98400h4v0.03200")  # 0.8 / 25 px of a row
+
+    melded = _drawing(grid_drawing(4, 1, [1], melded=True, cell_px=60, row_px=25))
+    paths = re.findall(r'<path d="([^"]*)" fill="(#[0-9a-f]+)"/>', melded)
+    assert [colour for _, colour in paths] == [MELDED_FILL, DEALER_FILL, MELDED_DEALER_FILL,
+                                               GRID_LINE]  # fmt: skip
+    fills = {colour: d for d, colour in paths}
+    assert fills[MELDED_FILL] == "M1 0h1v1h-1zM3 0h1v1h-1z"  # every player's second column
+    assert fills[DEALER_FILL] == "M2 0h1v1h-1z" and fills[MELDED_DEALER_FILL] == "M3 0h1v1h-1z"

@@ -4,6 +4,7 @@ table has one, else to the sheet's entry page."""
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
@@ -56,6 +57,7 @@ class PrefilledSheet:
     qr: str = ""
     phone: bool = False  # the QR leads to the table link (players' phones)
     qr_problem: str = ""  # codes.link_problem: why no QR is printed
+    grid: int = 0  # the drawing of its empty score cells (ScoreSheetsExporter.context)
 
 
 def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True):
@@ -119,6 +121,8 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
     return sheets
 
 
+GRID_MM, MIN_ROW_MM = 132, 4.4  # the room of the hands' rows on the page, a row at least
+ONE_PAGE_HANDS = int(GRID_MM / MIN_ROW_MM)
 DEALER_MM = (34.0, 58.0)  # the dealer column: at least, at most (the players share the rest)
 DEALER_PT = (8.0, 6.0)  # its font size, shrunk down to the second for longer names
 CELL_PADDING_MM = 2 * 1.4 + 0.4
@@ -136,6 +140,72 @@ def dealer_column(sheets: list[PrefilledSheet]) -> tuple[float, float]:
     text_room = width - CELL_PADDING_MM
     font = DEALER_PT[0] if need <= width else DEALER_PT[0] * text_room / (need - CELL_PADDING_MM)
     return width, max(DEALER_PT[1], font)
+
+
+# The empty score cells of a sheet (hands x players, the dealer's cell shaded) are one
+# table cell with the grid drawn as its background: WeasyPrint spends as much on an empty
+# cell as on a line of text, and these were two thirds of a sheet's cells (issue 38:
+# 16 % of a sheet's layout). The lines and fills are those of print.css (table.grid td,
+# td.is-dealer, td.melded); the drawing is stretched over the cell, so only the lines'
+# thickness depends on the column widths computed here.
+GRID_LINE = "#888"
+DEALER_FILL, MELDED_FILL, MELDED_DEALER_FILL = "#eeeeee", "#f7f9fa", "#e6e6e6"
+PX_PER_MM = 96 / 25.4
+LINE_PX = 0.6 * 4 / 3  # the 0.6 pt border of table.grid td
+HAND_COLUMN_MM = 10 + 2 * 1.6  # th.hand's width and the header cells' padding
+
+
+def grid_drawing(columns: int, hands: int, dealers: list[int], *, melded: bool,
+                 cell_px: float, row_px: float) -> str:  # fmt: skip
+    """An SVG (data: URI) of `hands` rows of `columns` empty cells (two per player with the
+    melded points), each hand's dealer shaded, with the lines between the cells; the
+    cell's own border draws the outer ones."""
+    per_player = 2 if melded else 1
+    dx, dy = LINE_PX / cell_px, LINE_PX / row_px
+    fills: dict[str, list[str]] = {}
+    for hand, dealer in enumerate(dealers):
+        for k in range(per_player):
+            column = dealer * per_player + k
+            colour = MELDED_DEALER_FILL if k else DEALER_FILL
+            fills.setdefault(colour, []).append(f"M{column} {hand}h1v1h-1z")
+    if melded:
+        for column in range(1, columns, 2):
+            fills.setdefault(MELDED_FILL, []).append(f"M{column} 0h1v{hands}h-1z")
+    lines = [f"M{x - dx / 2:.5f} 0h{dx:.5f}v{hands}h{-dx:.5f}z" for x in range(1, columns)]
+    lines += [f"M0 {y - dy / 2:.5f}h{columns}v{dy:.5f}h{-columns}z" for y in range(1, hands)]
+    # Melded columns first: a dealer's melded cell is drawn over its column's fill.
+    order = [c for c in (MELDED_FILL, DEALER_FILL, MELDED_DEALER_FILL) if c in fills]
+    paths = "".join(f'<path d="{"".join(fills[c])}" fill="{c}"/>' for c in order)
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {columns} {hands}" preserveAspectRatio="none">{paths}'
+        f'<path d="{"".join(lines)}" fill="{GRID_LINE}"/></svg>'
+    )
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+
+
+def grid_drawings(sheets: list[PrefilledSheet], *, melded: bool, dealer_mm: float,
+                  row_mm: float) -> list[str]:  # fmt: skip
+    """The distinct drawings of the sheets' empty cells; each sheet's `grid` is the index of
+    its own (sheets with the same players' count and first dealer share one, which
+    WeasyPrint reads once)."""
+    from scoring.exports.grids import PAGE_MM
+
+    drawings: dict[str, int] = {}
+    for sheet in sheets:
+        if not sheet.players or not sheet.hands:
+            continue
+        columns = len(sheet.players) * (2 if melded else 1)
+        # The columns' width as the fixed table layout computes it: the page less the hand
+        # and dealer columns (each with padding and a border).
+        free_mm = PAGE_MM - HAND_COLUMN_MM - dealer_mm - 2 * 1.6
+        cell_px = max(1.0, free_mm * PX_PER_MM / columns)
+        drawing = grid_drawing(
+            columns, len(sheet.hands), [h.dealer for h in sheet.hands], melded=melded,
+            cell_px=cell_px, row_px=row_mm * PX_PER_MM,
+        )  # fmt: skip
+        sheet.grid = drawings.setdefault(drawing, len(drawings))
+    return list(drawings)
 
 
 @register
@@ -189,16 +259,22 @@ class ScoreSheetsExporter(Exporter):
         sheets = prefilled_sheets(series, base_url=base_url)
         hands = max((len(s.hands) for s in sheets), default=0)
         # The grid fills what the header, signatures and margins leave of an A4 page.
-        row_mm = max(4.4, min(7.5, 132 / hands)) if hands else 8.0
+        row_mm = max(MIN_ROW_MM, min(7.5, GRID_MM / hands)) if hands else 8.0
         dealer_mm, dealer_pt = dealer_column(sheets)
+        melded = series.event.ruleset.needs_melded
+        grids = grid_drawings(sheets, melded=melded, dealer_mm=dealer_mm, row_mm=row_mm)
         return {
+            "grid_drawings": grids,
             "dealer_width": f"{dealer_mm:.1f}mm",
             "dealer_font": f"{dealer_pt:.2f}pt",
             "series": series,
             "event": series.event,
             "sheets": sheets,
-            "needs_melded": series.event.ruleset.needs_melded,
+            "needs_melded": melded,
             "row_height": f"{row_mm:.1f}mm",
+            # Up to 30 hands the rows shrink to fit one page (132 mm); beyond, a sheet runs
+            # on (a long print then numbers its pages after joining the parts).
+            "one_page": hands <= ONE_PAGE_HANDS,
         }
 
     def pdf_parts(self, context, workers):
