@@ -213,13 +213,20 @@ def _pages_of_list(text_list) -> float:
 
 
 def sheet_parts(context: dict, workers: int) -> list[dict]:
-    """Score sheets (one page each) in `2 * workers` runs of whole sheets."""
+    """Score sheets (one page each) in `2 * workers` runs of whole sheets. While the grid
+    fits its page (`one_page`), a part's page count is known: its number of sheets."""
     sheets = context.get("sheets") or []
     if len(sheets) < MIN_SHEETS:
         return []
     size = math.ceil(len(sheets) / (2 * workers))
+    one_page = context.get("one_page", False)
     return [
-        {**context, "sheets": sheets[a : a + size], "part_cost": len(sheets[a : a + size])}
+        {
+            **context,
+            "sheets": sheets[a : a + size],
+            "part_cost": len(sheets[a : a + size]),
+            "part_pages": len(sheets[a : a + size]) if one_page else None,
+        }
         for a in range(0, len(sheets), size)
     ]
 

@@ -136,7 +136,9 @@ def render_pdf_document(
         if progress:
             progress(expected * done_cost // max(1, total_cost), expected, "page")
 
-    return render_pdf_parts(htmls, costs, workers, progress=on_part)
+    pages = [part.get("part_pages") for part in parts]
+    known = pages if all(pages) else None
+    return render_pdf_parts(htmls, costs, workers, progress=on_part, pages=known)
 
 
 def render_export(

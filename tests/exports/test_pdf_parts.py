@@ -48,9 +48,9 @@ def spy(monkeypatch):
     calls = []
     real = pdf_parts.render_parts
 
-    def render_parts(htmls, costs, workers, progress=None):
+    def render_parts(htmls, costs, workers, progress=None, css=None):
         calls.append(len(htmls))
-        return real(htmls, costs, workers, progress)
+        return real(htmls, costs, workers, progress, css)
 
     monkeypatch.setattr(pdf_parts, "render_parts", render_parts)
     return calls
@@ -94,6 +94,32 @@ def test_parallel_score_sheets_number_pages_across_parts(series_a, small_parts, 
     assert spy == [2]
     assert _without_footer(page_texts(joined)) == _without_footer(page_texts(one))
     assert [FOOTER["de"].findall(t) for t in page_texts(joined)] == [[("1", "2")], [("2", "2")]]
+
+
+def test_score_sheet_parts_draw_their_own_page_numbers(series_a, small_parts, monkeypatch):
+    joins = []
+    real = pdf_parts.join
+    monkeypatch.setattr(pdf_parts, "join", lambda pdfs, **kw: joins.append(kw) or real(pdfs, **kw))
+    joined = _pdf("score-sheets", series_a, small_parts, 2)
+    assert joins == [{"numbered": True}]  # one page per sheet: no footer document
+    assert [FOOTER["de"].findall(t) for t in page_texts(joined)] == [[("1", "2")], [("2", "2")]]
+    assert not print_style_problems(joined, "de")
+
+
+def test_a_part_longer_than_foreseen_is_numbered_after_joining(small_parts, caplog):
+    def part(pages):
+        breaks = "".join(f"<p style='break-before: page'>Blatt {n}</p>" for n in range(1, pages))
+        return (
+            '<html><head><link rel="stylesheet" href="/static/css/print.css"></head><body>'
+            '<div class="running"><span class="running-page">Seite</span>'
+            f'<span class="running-of">von</span></div><p>Blatt 0</p>{breaks}</body></html>'
+        )
+
+    with translation.override("de"):
+        pdf = pdf_parts.render_pdf_parts([part(1), part(2)], [1, 1], 2, pages=[1, 1])
+    texts = page_texts(pdf)
+    assert [FOOTER["de"].findall(t) for t in texts] == [[(str(n), "3")] for n in (1, 2, 3)]
+    assert "not the [1, 1] foreseen" in caplog.text
 
 
 def test_one_core_or_a_short_print_stays_in_process(series_a, small_parts, spy, monkeypatch):

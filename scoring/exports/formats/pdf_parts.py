@@ -16,6 +16,7 @@ document) take the in-process path (`rendering.render_pdf_document`).
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import threading
@@ -30,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from scoring.exports.tables import Progress
 
+log = logging.getLogger(__name__)
 PARENT_POLL_S = 1.0
 
 # Added to every part (a user stylesheet, hence !important): the page number is drawn
@@ -62,8 +64,18 @@ def pdf_workers() -> int:
     return max(1, min(wanted, os.cpu_count() or 1))
 
 
-def _render_part(html: str) -> bytes:
-    """In a worker: one part's PDF, without the page number."""
+def numbered_css(first_page: int, total: int) -> str:
+    """A part's page numbers when every part's page count is known before the layout (one
+    score sheet, one page): they are drawn with the part, and the join draws none."""
+    return (
+        "@page { @bottom-right { content: string(label-page) ' ' counter(page) ' ' "
+        f"string(label-of) ' {total}' !important; }} }} "
+        f"@page :first {{ counter-reset: page {first_page}; }}"
+    )
+
+
+def _render_part(html: str, css: str = NO_PAGE_NUMBER_CSS) -> bytes:
+    """In a worker: one part's PDF, without the page number unless `css` draws it."""
     from weasyprint import CSS, HTML
 
     from common.gc_tuning import cycle_collection_paused
@@ -72,7 +84,7 @@ def _render_part(html: str) -> bytes:
     fetcher = make_url_fetcher()
     with cycle_collection_paused():  # as in formats.pdf.render_pdf
         document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
-            stylesheets=[CSS(string=NO_PAGE_NUMBER_CSS)]
+            stylesheets=[CSS(string=css)]
         )
         return document.write_pdf()
 
@@ -153,17 +165,22 @@ def pool_of(workers: int) -> ProcessPoolExecutor:
 
 
 def render_parts(
-    parts: list[str], costs: list[int], workers: int, progress: Progress | None = None
+    parts: list[str],
+    costs: list[int],
+    workers: int,
+    progress: Progress | None = None,
+    css: list[str] | None = None,
 ) -> list[bytes]:
     """Each part's PDF, in document order, laid out in `workers` processes. The costliest
     parts are handed out first, so no worker is left with a long part at the end."""
+    css = css or [NO_PAGE_NUMBER_CSS] * len(parts)
     results: list[bytes | None] = [None] * len(parts)
     order = sorted(range(len(parts)), key=lambda n: -costs[n])
     total, done = sum(costs), 0
     if _context().get_start_method() == "fork":
         _warm_up()
     with pool_of(min(workers, len(parts))) as pool:
-        futures = {pool.submit(_render_part, parts[n]): n for n in order}
+        futures = {pool.submit(_render_part, parts[n], css[n]): n for n in order}
         for future in as_completed(futures):
             n = futures[future]
             results[n] = future.result()
@@ -192,8 +209,9 @@ def stamp_html(kinds: list[str]) -> str:
     )
 
 
-def join(part_pdfs: list[bytes]) -> bytes:
-    """The parts as one PDF (outline and metadata of the parts kept), each page numbered."""
+def join(part_pdfs: list[bytes], *, numbered: bool = False) -> bytes:
+    """The parts as one PDF (outline and metadata of the parts kept), each page numbered
+    (unless the parts drew their numbers: `numbered`)."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
 
@@ -205,6 +223,10 @@ def join(part_pdfs: list[bytes]) -> bytes:
         writer.append(PdfReader(BytesIO(data)))
     if first.metadata:
         writer.add_metadata(dict(first.metadata))
+    if numbered:
+        out = BytesIO()
+        writer.write(out)
+        return out.getvalue()
     kinds = [page_kind(float(p.mediabox.width), float(p.mediabox.height)) for p in writer.pages]
     stamp = PdfReader(BytesIO(render_pdf(stamp_html(kinds))))
     if len(stamp.pages) != len(writer.pages):
@@ -248,9 +270,31 @@ def join(part_pdfs: list[bytes]) -> bytes:
     return out.getvalue()
 
 
+def page_count(pdf: bytes) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(BytesIO(pdf)).pages)
+
+
 def render_pdf_parts(
-    parts: list[str], costs: list[int], workers: int, progress: Progress | None = None
+    parts: list[str],
+    costs: list[int],
+    workers: int,
+    progress: Progress | None = None,
+    pages: list[int] | None = None,
 ) -> bytes:
     """The PDF of a document given as parts (each a complete HTML document beginning on a
-    new page), laid out in parallel and joined with its pages numbered."""
-    return join(render_parts(parts, costs, max(2, workers), progress))
+    new page), laid out in parallel and joined with its pages numbered. With `pages` (each
+    part's page count, known beforehand) the parts draw their own numbers, which saves
+    laying out a footer page for every page (0.4 s of 100 score sheets); a part that came
+    out longer or shorter is laid out again the other way, never numbered wrongly."""
+    workers = max(2, workers)
+    if pages and len(pages) == len(parts):
+        firsts = [1 + sum(pages[:n]) for n in range(len(pages))]
+        css = [numbered_css(first, sum(pages)) for first in firsts]
+        pdfs = render_parts(parts, costs, workers, progress, css)
+        if [page_count(pdf) for pdf in pdfs] == pages:
+            return join(pdfs, numbered=True)
+        log.warning("PDF parts: page counts %s, not the %s foreseen; numbered after joining",
+                    [page_count(pdf) for pdf in pdfs], pages)  # fmt: skip
+    return join(render_parts(parts, costs, workers, progress))
