@@ -54,12 +54,17 @@ def link_problem(base_url: str) -> str:
     return ""
 
 
-def qr_data_uri(text: str) -> str:
-    """A PNG QR code as a data: URI (drawn locally, fetched from nowhere)."""
+def qr_png(text: str) -> bytes:
+    """A QR code of `text` as PNG (drawn locally)."""
     qr = qrcode.QRCode(error_correction=ERROR_CORRECT_M, box_size=6, border=2)
     qr.add_data(text)
     qr.make(fit=True)
     image = qr.make_image(fill_color="black", back_color="white")
     out = BytesIO()
     image.save(out)
-    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    return out.getvalue()
+
+
+def qr_data_uri(text: str) -> str:
+    """A PNG QR code as a data: URI (drawn locally, fetched from nowhere)."""
+    return "data:image/png;base64," + base64.b64encode(qr_png(text)).decode("ascii")

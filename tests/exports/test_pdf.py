@@ -3,6 +3,7 @@ import re
 import pytest
 
 from scoring.exports.formats import pdf
+from scoring.exports.registry import get_exporter
 from scoring.exports.rendering import render_document, render_export
 from tests.exports.conftest import IMG_NAME, dealers_by_hand, pdf_text, read_pdf
 
@@ -125,10 +126,15 @@ def test_score_sheets_pdf(series_a, fetched):
     assert f"Sheet code {code}" in first
     # Nothing but the stylesheet, its fonts, the QR and the empty cells' data: URIs went to
     # the fetcher.
-    assert {u.split(",")[0] for u in fetched} == {
+    assert {u.split(",")[0].split("?")[0] for u in fetched} == {
         *STYLESHEET_AND_FONTS,
-        "data:image/png;base64",
+        "https://romme-ledger.invalid/qr/",
         "data:image/svg+xml;base64",
+    }
+    from scoring.exports.formats.pdf import qr_text
+
+    assert {qr_text(u) for u in fetched if "/qr/" in u} == {
+        f"http://hall.local/series/{series_a.pk}/tables/{n}/sheet/" for n in (1, 2)
     }
     # The empty cells: one cell over the 20 hands of each sheet, drawn with the dealer of each
     # hand shaded: table 1 begins with seat 1, table 2 with seat 2.
@@ -149,7 +155,9 @@ def test_score_sheet_qr_encodes_the_entry_page(series_a):
 
     sheets = prefilled_sheets(series_a, base_url="http://hall.local")
     assert sheets[0].url == f"http://hall.local/series/{series_a.pk}/tables/1/sheet/"
-    assert sheets[0].qr.startswith("data:image/png;base64,")
+    assert sheets[0].qr == sheets[0].url  # drawn in the PDF by the fetcher, else data: URI
+    html = render_document(get_exporter("score-sheets"), series_a, "html", base_url="http://h.l")
+    assert html.count('class="qr" src="data:image/png;base64,') == 2
     assert [h.dealer for h in sheets[0].hands[:6]] == [0, 1, 2, 3, 0, 1]
 
 
@@ -220,3 +228,21 @@ def test_page_header_names_the_event_once(event_a):
     text = page.extract_text()
     assert text.count("Standings (all confirmed sheets)") == 2  # the heading and the header
     assert text.count("Kasseler Herbstturnier") == 2  # the heading and the header's left
+
+
+def test_the_fetcher_draws_only_its_own_qr_urls():
+    from scoring.exports.formats.pdf import StaticOnlyFetcher, qr_image_url, qr_text
+
+    url = qr_image_url("http://hall.local/t/ab&c=d/")
+    assert qr_text(url) == "http://hall.local/t/ab&c=d/"
+    response = StaticOnlyFetcher().fetch(url)
+    assert response.headers["Content-Type"] == "image/png"
+    for foreign in (
+        "https://example.invalid/qr/?text=x",
+        "https://romme-ledger.invalid/qr/evil?text=x",
+        "https://romme-ledger.invalid/qr/?text=a&text=b",
+        "https://romme-ledger.invalid/qr/?text=" + "x" * 1001,
+    ):
+        assert qr_text(foreign) is None
+        with pytest.raises(pdf.FetchRefused):
+            StaticOnlyFetcher().fetch(foreign)

@@ -106,6 +106,15 @@ def test_score_sheet_parts_draw_their_own_page_numbers(series_a, small_parts, mo
     assert not print_style_problems(joined, "de")
 
 
+def test_the_parts_draw_the_qr_codes(series_a, small_parts):
+    from tests.exports.conftest import read_pdf
+
+    small_parts.PDF_WORKERS = 2
+    with translation.override("de"):
+        joined = render_export("score-sheets", series_a, "pdf", base_url="http://hall.local")[0]
+    assert [len(page.images) for page in read_pdf(joined).pages] == [1, 1]
+
+
 def test_a_part_longer_than_foreseen_is_numbered_after_joining(small_parts, caplog):
     def part(pages):
         breaks = "".join(f"<p style='break-before: page'>Blatt {n}</p>" for n in range(1, pages))

@@ -20,7 +20,6 @@ from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import (
     absolute,
     link_problem,
-    qr_data_uri,
     sheet_code,
     sheet_entry_path,
 )
@@ -54,7 +53,7 @@ class PrefilledSheet:
     code: str = ""
     url: str = ""
     short_url: str = ""
-    qr: str = ""
+    qr: str = ""  # what its QR code encodes ("" when none is printed); qr_codes.qr_image
     phone: bool = False  # the QR leads to the table link (players' phones)
     qr_problem: str = ""  # codes.link_problem: why no QR is printed
     grid: int = 0  # the drawing of its empty score cells (ScoreSheetsExporter.context)
@@ -113,7 +112,7 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
                 code=code,
                 url=url,
                 short_url=absolute(base_url, reverse("exports:sheet_code", args=[code])),
-                qr=qr_data_uri(url) if with_qr and not problem else "",
+                qr=url if with_qr and not problem else "",
                 phone=link is not None,
                 qr_problem=problem,
             )

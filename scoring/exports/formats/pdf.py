@@ -22,7 +22,7 @@ import mimetypes
 import threading
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -103,8 +103,28 @@ def static_content(url: str) -> tuple[str, bytes] | None:
     return None
 
 
+QR_PATH = "/qr/"
+
+
+def qr_image_url(text: str) -> str:
+    """The image of a QR code of `text` in a PDF: drawn by the fetcher where the page is
+    laid out, so a long print's QR codes are drawn in its worker processes, not one after
+    the other before them (about 8 ms each: 0.8 s of 100 score sheets)."""
+    return BASE_URL.rstrip("/") + QR_PATH + "?" + urlencode({"text": text})
+
+
+def qr_text(url: str) -> str | None:
+    """The text of a qr_image_url, or None."""
+    parts, origin = urlsplit(url), urlsplit(BASE_URL)
+    if (parts.scheme, parts.netloc, parts.path) != (origin.scheme, origin.netloc, QR_PATH):
+        return None
+    texts = parse_qs(parts.query).get("text", [])
+    return texts[0] if len(texts) == 1 and len(texts[0]) <= 1000 else None
+
+
 class StaticOnlyFetcher(URLFetcher):
-    """The only URL fetcher the exports give WeasyPrint (tests spy on `fetch`)."""
+    """The only URL fetcher the exports give WeasyPrint (tests spy on `fetch`): the app's
+    static files, data: URIs and QR codes (qr_image_url)."""
 
     def __init__(self):
         super().__init__(allowed_protocols=("https", "data"), fail_on_errors=False)
@@ -112,6 +132,11 @@ class StaticOnlyFetcher(URLFetcher):
     def fetch(self, url, headers=None):
         if url.startswith("data:"):
             return _data_uri(url)
+        text = qr_text(url)
+        if text is not None:
+            from scoring.sheets.codes import qr_png
+
+            return URLFetcherResponse(url, qr_png(text), {"Content-Type": "image/png"})
         found = static_content(url)
         if found is None:
             log.warning("PDF export refused to fetch %r", url[:200])
