@@ -79,6 +79,10 @@ def test_pages_with_scripts_run_without_violations(live_server, watched, setting
     page.locator(".export-download").first.wait_for(state="visible")
     page.goto(f"{base}/exports/series/{series.pk}/score-sheets.html")
     assert page.locator(".score-grid").count() > 0
+    # In the browser the empty cells are cells (the PDF draws them as one background).
+    assert page.locator("td.cells").count() == 0
+    shade = page.locator("td.is-dealer").first.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert shade == "rgb(238, 238, 238)"
     # The seating page's print button no longer needs an inline handler.
     page.goto(f"{base}/series/{series.pk}/seating/")
     assert page.locator("button[data-print]").count() == 1
