@@ -295,3 +295,18 @@ def test_the_warm_up_reads_the_hyphenation_dictionaries_before_the_workers_fork(
     pdf_parts._warm_up()
     assert pyphen.LANGUAGES[pyphen.language_fallback("de")] in pyphen.hdcache
     assert pyphen.LANGUAGES[pyphen.language_fallback("en")] in pyphen.hdcache
+
+
+def test_only_sheets_known_to_fit_a_page_number_their_own_pages(series_a):
+    from clubs.models import Player
+    from scoring.exports.registry import get_exporter
+
+    exporter = get_exporter("score-sheets")
+    assert rendering.document_context(exporter, series_a, "pdf")["one_page"]
+    # A name that needs the dealer column's smaller font may wrap elsewhere on the sheet.
+    seat = series_a.tables.get(number=1).seats.first()
+    player = Player.objects.get(pk=seat.participant.player_id)
+    player.family_name = "Hohenzollern-Sigmaringen-Lüdenscheidt"
+    player.given_name = "Maximiliane-Theodora"
+    player.save()
+    assert not rendering.document_context(exporter, series_a, "pdf")["one_page"]

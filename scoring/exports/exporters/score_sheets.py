@@ -121,7 +121,7 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
 
 
 GRID_MM, MIN_ROW_MM = 132, 4.4  # the room of the hands' rows on the page, a row at least
-ONE_PAGE_HANDS = int(GRID_MM / MIN_ROW_MM)
+ONE_PAGE_HANDS, ONE_PAGE_PLAYERS = 29, 4  # a sheet known to fit one page (performance log)
 DEALER_MM = (34.0, 58.0)  # the dealer column: at least, at most (the players share the rest)
 DEALER_PT = (8.0, 6.0)  # its font size, shrunk down to the second for longer names
 CELL_PADDING_MM = 2 * 1.4 + 0.4
@@ -271,9 +271,13 @@ class ScoreSheetsExporter(Exporter):
             "sheets": sheets,
             "needs_melded": melded,
             "row_height": f"{row_mm:.1f}mm",
-            # Up to 30 hands the rows shrink to fit one page (132 mm); beyond, a sheet runs
-            # on (a long print then numbers its pages after joining the parts).
-            "one_page": hands <= ONE_PAGE_HANDS,
+            # A sheet of up to four players, 29 hands and names that fit the dealer column at
+            # its full font fits its page (the rows shrink to 132 mm); a fifth player's rows
+            # or long names that wrap can run onto a second page, and a long print then
+            # numbers its pages after joining the parts (performance log, session 23).
+            "one_page": hands <= ONE_PAGE_HANDS
+            and dealer_pt == DEALER_PT[0]
+            and max((len(s.players) for s in sheets), default=0) <= ONE_PAGE_PLAYERS,
         }
 
     def pdf_parts(self, context, workers):
