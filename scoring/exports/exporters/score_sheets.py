@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
 from scoring.exports.exporters.seating import club_short
-from scoring.exports.parts import sheet_parts
+from scoring.exports.grids import PAGE_MM, _em
+from scoring.exports.parts import PX_PER_MM, sheet_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import (
@@ -130,8 +131,6 @@ CELL_PADDING_MM = 2 * 1.4 + 0.4
 def dealer_column(sheets: list[PrefilledSheet]) -> tuple[float, float]:
     """Width (mm) and font size (pt) of the dealer column that show every "3. Name" whole:
     wider up to 58 mm, then a smaller font (the rows have a fixed height: no wrapping)."""
-    from scoring.exports.grids import _em
-
     texts = {f"{h.dealer + 1}. {h.dealer_name}" for s in sheets for h in s.hands}
     longest = max((_em(t, "DejaVuSans.ttf") for t in texts), default=0.0)
     need = longest * DEALER_PT[0] * 25.4 / 72 + CELL_PADDING_MM
@@ -149,9 +148,8 @@ def dealer_column(sheets: list[PrefilledSheet]) -> tuple[float, float]:
 # thickness depends on the column widths computed here.
 GRID_LINE = "#888"
 DEALER_FILL, MELDED_FILL, MELDED_DEALER_FILL = "#eeeeee", "#f7f9fa", "#e6e6e6"
-PX_PER_MM = 96 / 25.4
 LINE_PX = 0.6 * 4 / 3  # the 0.6 pt border of table.grid td
-HAND_COLUMN_MM = 10 + 2 * 1.6  # th.hand's width and the header cells' padding
+HAND_MM, HEADER_PADDING_MM = 10, 1.6  # th.hand's width; table.grid th's side padding
 
 
 def grid_drawing(columns: int, hands: int, dealers: list[int], *, melded: bool,
@@ -188,16 +186,14 @@ def grid_drawings(sheets: list[PrefilledSheet], *, melded: bool, dealer_mm: floa
     """The distinct drawings of the sheets' empty cells; each sheet's `grid` is the index of
     its own (sheets with the same players' count and first dealer share one, which
     WeasyPrint reads once)."""
-    from scoring.exports.grids import PAGE_MM
-
+    # The players' columns share what the fixed table layout leaves of the page after the
+    # hand and dealer columns (each with its padding).
+    free_mm = PAGE_MM - HAND_MM - dealer_mm - 4 * HEADER_PADDING_MM
     drawings: dict[str, int] = {}
     for sheet in sheets:
         if not sheet.players or not sheet.hands:
             continue
         columns = len(sheet.players) * (2 if melded else 1)
-        # The columns' width as the fixed table layout computes it: the page less the hand
-        # and dealer columns (each with padding and a border).
-        free_mm = PAGE_MM - HAND_COLUMN_MM - dealer_mm - 2 * 1.6
         cell_px = max(1.0, free_mm * PX_PER_MM / columns)
         drawing = grid_drawing(
             columns, len(sheet.hands), [h.dealer for h in sheet.hands], melded=melded,

@@ -295,8 +295,9 @@ def render_pdf_parts(
         firsts = [1 + sum(pages[:n]) for n in range(len(pages))]
         css = [numbered_css(first, sum(pages)) for first in firsts]
         pdfs = render_parts(parts, costs, workers, progress, css)
-        if [page_count(pdf) for pdf in pdfs] == pages:
+        counts = [page_count(pdf) for pdf in pdfs]
+        if counts == pages:
             return join(pdfs, numbered=True)
         log.warning("PDF parts: page counts %s, not the %s foreseen; numbered after joining",
-                    [page_count(pdf) for pdf in pdfs], pages)  # fmt: skip
+                    counts, pages)  # fmt: skip
     return join(render_parts(parts, costs, workers, progress))
