@@ -36,6 +36,9 @@ MIN_PARALLEL_CELLS = 3000  # about 3 s of layout
 MIN_SHEETS = 8  # score sheets (one page each, about 0.3 s)
 MIN_PART_ROWS = 40  # a shorter rest is not worth a process of its own
 SLACK_PX = 2.0  # a page is counted this much shorter: rounding never moves a row
+# Pango lays out a text up to this much wider than its advances add up to (rounding at
+# 7 pt); `grid_pages` counts a row's lines only where that changes nothing.
+TEXT_TOLERANCE = 1.05
 
 
 def grid_rows_single_line(grid: Grid) -> bool:
@@ -53,12 +56,14 @@ def grid_rows_single_line(grid: Grid) -> bool:
     return True
 
 
-def _lines(text: str, pt: float, width_mm: float, font: str = "DejaVuSans.ttf") -> int:
-    """Lines of `text` wrapped at spaces in `width_mm` (a longer word is cut, as
-    `hyphens: auto` and `overflow-wrap` do)."""
+def _lines(
+    text: str, pt: float, width_mm: float, font: str = "DejaVuSans.ttf", split: str | None = None
+) -> int:
+    """Lines of `text` wrapped at spaces (`split`: only there) in `width_mm` (a longer word
+    is cut, as `hyphens: auto` and `overflow-wrap` do)."""
     width_em = max(0.1, width_mm / (pt * 25.4 / 72))
     lines, used = 1, 0.0
-    for word in text.split():
+    for word in text.split(split):
         size = _em(word, font)
         if used and used + _em(" ", font) + size <= width_em:
             used += _em(" ", font) + size
@@ -132,6 +137,55 @@ def split_grid(grid: Grid, *, first_px: float, pages: int) -> list[Grid]:
     ]
 
 
+def _row_lines(grid: Grid, row) -> float | None:
+    """A row's height in px of text (its tallest cell: lines of 8 pt, or of 7 pt in a list
+    of items), or None where a cell's text 5 % wider would wrap into one line more
+    (`TEXT_TOLERANCE`)."""
+    tallest = 8.0  # one line of 8 pt
+    for (text, kind), column in zip(row.cells, grid.columns, strict=True):
+        if column.numeric or not text:
+            continue
+        pt = 7 if kind == "items" else 8
+        room = column.width / 100 * PAGE_MM - PADDING_MM
+        # A text the column was made wide enough for (`grids._widths`) keeps its one line.
+        widest = _em(text, "DejaVuSans.ttf") * pt * 25.4 / 72
+        if widest * (TEXT_TOLERANCE if pt == 7 else 1) <= room:
+            continue
+        # Items wrap only between them (no-break spaces inside, `grids.ITEM_SEPARATORS`).
+        split = " " if kind == "items" else None
+        counts = {_lines(text, pt, room * f, split=split) for f in (1 / TEXT_TOLERANCE, 1.0)}
+        if len(counts) > 1:
+            return None
+        tallest = max(tallest, counts.pop() * pt)
+    return tallest * LINE
+
+
+def grid_pages(grid: Grid, *, first_px: float) -> int | None:
+    """The pages a grid (or a run of one, `split_grid`) fills with `first_px` of room on
+    its first page (rows are never cut, print.css), or None where that is not known
+    beforehand: a text near a line break, thicker group or footer borders, or a count
+    that SLACK_PX of room either way would change. The print is then numbered after
+    joining (`pdf_parts.render_pdf_parts`)."""
+    if not grid.rows or grid.footer or any(r.group_start for r in grid.rows):
+        return None
+    heights = []
+    for row in grid.rows:
+        text_px = _row_lines(grid, row)
+        if text_px is None:
+            return None
+        heights.append(text_px + GRID_ROW_EXTRA)
+    header = _header_px(grid)
+    counts = set()
+    for slack in (SLACK_PX, -SLACK_PX):
+        pages, room = 1, first_px - header - slack
+        for height in heights:
+            if height > room:
+                pages, room = pages + 1, PORTRAIT_PX - header - slack
+            room -= height
+        counts.add(pages)
+    return counts.pop() if len(counts) == 1 else None
+
+
 def split_list(text_list, *, first_px: float, pages: int) -> list:
     """A text list (one or more lines per row, known) in runs of `pages` whole pages."""
     font = float(text_list.font_size.removesuffix("pt"))
@@ -173,6 +227,7 @@ def ranking_parts(context: dict, workers: int) -> list[dict]:
     # A part's fixed cost (stylesheet, fonts, a process) is about 0.1-0.3 s.
     per_part = max(MIN_PARALLEL_CELLS // 2, cells // (2 * workers))
     pieces = []
+    page_counts: list[int | None] = []  # known only for grids (`grid_pages`)
     for n, text_list in enumerate(lists):
         title = 0 if text_list.title is None else 1
         if n == 0:
@@ -180,7 +235,9 @@ def ranking_parts(context: dict, workers: int) -> list[dict]:
         else:
             first = WIDE_PX - title * _title_px(text_list.title, WIDE_MM)
         pages = max(1, round(per_part / max(1, _cells(text_list)) * _pages_of_list(text_list)))
-        pieces += split_list(text_list, first_px=first, pages=pages)
+        runs = split_list(text_list, first_px=first, pages=pages)
+        pieces += runs
+        page_counts += [None] * len(runs)
     for n, grid in enumerate(grids):
         if n == 0 and not lists:
             first = PORTRAIT_PX - head_px(context, grid.title, PAGE_MM)
@@ -188,7 +245,12 @@ def ranking_parts(context: dict, workers: int) -> list[dict]:
             first = PORTRAIT_PX - _title_px(grid.title, PAGE_MM)
         rows_per_page = PORTRAIT_PX / (8 * LINE + GRID_ROW_EXTRA)
         pages = max(1, round(per_part / max(1, len(grid.columns)) / rows_per_page))
-        pieces += split_grid(grid, first_px=first, pages=pages)
+        runs = split_grid(grid, first_px=first, pages=pages)
+        pieces += runs
+        # The runs after the first begin at the top of a page, without a title.
+        page_counts += [
+            grid_pages(run, first_px=first if k == 0 else PORTRAIT_PX) for k, run in enumerate(runs)
+        ]
     return [
         {
             **context,
@@ -196,6 +258,7 @@ def ranking_parts(context: dict, workers: int) -> list[dict]:
             "grids": [piece] if isinstance(piece, Grid) else [],
             "hide_head": n > 0,
             "part_cost": _cells(piece),
+            "part_pages": page_counts[n],
         }
         for n, piece in enumerate(pieces)
     ]

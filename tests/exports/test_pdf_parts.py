@@ -88,6 +88,60 @@ def test_parallel_standings_have_the_pages_of_the_one_process_print(
     assert joined_pages[1].count("Einzel – Gesamtwertung") == 0
 
 
+def test_ranking_parts_of_known_length_draw_their_own_page_numbers(
+    club_a, small_parts, one_context, monkeypatch
+):
+    """Grids whose rows' lines are known (`parts.grid_pages`) foresee each part's pages:
+    the parts number them, no footer document is laid out, and the count came out right."""
+    event = _event(club_a, 150, series=2, rounds=1, pairs=30, teams=8, seed=3)
+    joins, foreseen = [], []
+    real_join, real_parts = pdf_parts.join, pdf_parts.render_pdf_parts
+    monkeypatch.setattr(
+        pdf_parts, "join", lambda pdfs, **kw: joins.append(kw) or real_join(pdfs, **kw)
+    )
+
+    def render_pdf_parts(htmls, costs, workers, progress=None, pages=None):
+        foreseen.extend(pages or [None])
+        return real_parts(htmls, costs, workers, progress, pages)
+
+    monkeypatch.setattr(pdf_parts, "render_pdf_parts", render_pdf_parts)
+    one = _pdf("standings", event, small_parts, 1)
+    joined = _pdf("standings", event, small_parts, 2)
+    assert len(foreseen) >= 3 and all(foreseen)  # individual cut, pairs and teams
+    assert joins == [{"numbered": True}]
+    texts = page_texts(joined)
+    assert len(texts) == sum(foreseen) == len(page_texts(one))
+    assert _without_footer(texts) == _without_footer(page_texts(one))
+    assert [FOOTER["de"].findall(t) for t in texts] == [
+        [(str(n), str(len(texts)))] for n in range(1, len(texts) + 1)
+    ]
+    assert not print_style_problems(joined, "de")
+
+
+def test_grid_pages_are_unknown_near_a_line_break_or_with_thicker_borders():
+    from scoring.exports.grids import PAGE_MM, Grid, GridColumn, _em
+    from scoring.exports.rendering import DisplayRow
+
+    def grid(text, **kw):
+        # The text column is as wide as `text` at 8 pt, plus its padding.
+        width = (_em("Vorname Nachname", "DejaVuSans.ttf") * 8 * 25.4 / 72 + 2.4) / PAGE_MM
+        columns = [GridColumn("Platz", "int", 10.0), GridColumn("Name", "text", width * 100)]
+        rows = [DisplayRow([(str(n), "int"), (text, "text")]) for n in range(1, 120)]
+        return Grid("Einzel", columns, rows, kw.pop("footer", None), False, **kw)
+
+    first = parts.PORTRAIT_PX
+    assert parts.grid_pages(grid("Vorname Nachname"), first_px=first) == 3  # 58 rows a page
+    # Two lines whatever Pango's rounding (broken after "Nachname" or before it): 33 a page.
+    assert parts.grid_pages(grid("Vorname Nachname Zusatz"), first_px=first) == 4
+    # Two lines as added up, three if Pango's text comes out 5 % wider: not known.
+    assert parts.grid_pages(grid("Vorname Nachname Vorname Nachname"), first_px=first) is None
+    totals = grid("Vorname Nachname", footer=[("", "int")] * 2)
+    assert parts.grid_pages(totals, first_px=first) is None
+    wrapped = grid("Vorname Nachname")
+    wrapped.rows[5].group_start = True
+    assert parts.grid_pages(wrapped, first_px=first) is None
+
+
 def test_parallel_score_sheets_number_pages_across_parts(series_a, small_parts, spy):
     one = _pdf("score-sheets", series_a, small_parts, 1)
     joined = _pdf("score-sheets", series_a, small_parts, 2)

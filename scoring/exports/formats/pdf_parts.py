@@ -9,8 +9,9 @@ a database connection. The parent joins the parts' PDFs with pypdf and then draw
 every part is laid out. The footer comes from WeasyPrint as well (one small document with
 only that margin box, same page sizes, same stylesheet), placed on each page as a form
 XObject: no content stream of the parts is parsed or rewritten, which keeps joining cheap.
-Where the exporter knows each part's page count beforehand (score sheets: one page each),
-the parts draw their numbers themselves (`numbered_css`) and no footer document is needed.
+Where the exporter knows each part's page count beforehand (score sheets: one page each;
+standings grids whose rows' lines are known, `parts.grid_pages`), the parts draw their
+numbers themselves (`numbered_css`) and no footer document is needed.
 
 `PDF_WORKERS` < 2, one core, or an exporter that gives fewer than two parts (a short
 document) take the in-process path (`rendering.render_pdf_document`).
