@@ -211,7 +211,8 @@ def save_sheet(
     if check.malformed or (full and check.problems):
         raise SheetInvalid(check.malformed if not full else check.problems, check)
 
-    if sheet is None:
+    new = sheet is None
+    if new:
         sheet = Sheet(table=table, status=Sheet.Status.DRAFT)
     if check.grid["hands"]:
         sheet.first_dealer = check.grid["hands"][0]["dealer"]
@@ -222,7 +223,7 @@ def save_sheet(
         sheet.entered_by, sheet.entered_at = actor, timezone.now()
     version = next_version(sheet, actor, kind, check.grid, reason)
     numbers = range(1, len(check.grid["hands"]) + 1) if full else check.valid_hands
-    stored = store_hands(sheet, check, participants, numbers, series.event.ruleset)
+    stored = store_hands(sheet, check, participants, numbers, series.event.ruleset, new=new)
     if kind == SheetVersion.Kind.CORRECTION:
         bump_results_version(series.event_id)
     return SaveResult(sheet, version, check, stored)

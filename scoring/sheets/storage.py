@@ -53,14 +53,15 @@ def held_points(hand: HandResult, ruleset) -> list[int | None]:
     return [seat.points(ruleset) for seat in hand.seats]
 
 
-def write_hands(rows, ruleset, *, sheets=()) -> int:
+def write_hands(rows, ruleset, *, sheets=(), new: bool = False) -> int:
     """Create the Hand and HandSeat rows of many hands at once: the one writer of both.
 
     ``rows`` holds ``(sheet, number, data, result, points, participants)`` per hand: the
     hand as written on the sheet (``data``, a grid hand), the rules engine's reading of it
     (``result``) and its points per seat. The derived values (points, held hand points)
     are stored as the rules engine gives them for ``ruleset``, and the seat totals of every
-    sheet written to (and of ``sheets``) are derived again from its hands.
+    sheet written to (and of ``sheets``) are derived again from its hands. ``new``: the
+    sheets written to have no rows yet (nothing to delete first).
     """
     rows = list(rows)
     hands = Hand.objects.bulk_create(
@@ -92,17 +93,19 @@ def write_hands(rows, ruleset, *, sheets=()) -> int:
                 )
             )
     HandSeat.objects.bulk_create(seats, batch_size=2000)
-    refresh_seat_totals({row[0].pk for row in rows} | set(sheets))
+    refresh_seat_totals({row[0].pk for row in rows} | set(sheets), new=new and not sheets)
     return len(hands)
 
 
-def refresh_seat_totals(sheet_ids) -> None:
+def refresh_seat_totals(sheet_ids, *, new: bool = False) -> None:
     """Derive the `SeatTotal` rows of these sheets from their stored hands (one aggregate):
-    per seat the points, the hand points held in lost hands, hands won and hand Rommés."""
+    per seat the points, the hand points held in lost hands, hands won and hand Rommés.
+    ``new``: the sheets have no seat totals yet."""
     sheet_ids = list(sheet_ids)
     if not sheet_ids:
         return
-    SeatTotal.objects.filter(sheet_id__in=sheet_ids).delete()
+    if not new:
+        SeatTotal.objects.filter(sheet_id__in=sheet_ids).delete()
     won = Q(hand__winner=F("position"))
     rows = (
         HandSeat.objects.filter(hand__sheet_id__in=sheet_ids)
@@ -132,9 +135,14 @@ def refresh_seat_totals(sheet_ids) -> None:
     )
 
 
-def store_hands(sheet: Sheet, check: GridCheck, participants: list[int], numbers, ruleset) -> int:
-    """Replace the sheet's hands by the hands ``numbers`` of the checked grid ``check``."""
-    Hand.objects.filter(sheet=sheet).delete()
+def store_hands(
+    sheet: Sheet, check: GridCheck, participants: list[int], numbers, ruleset, *, new=False
+) -> int:
+    """Replace the sheet's hands by the hands ``numbers`` of the checked grid ``check``.
+    ``new``: the sheet was created in this transaction (no rows to delete: two statements
+    fewer while the hall's SQLite holds its write lock)."""
+    if not new:
+        Hand.objects.filter(sheet=sheet).delete()
     return write_hands(
         (
             (
@@ -148,6 +156,7 @@ def store_hands(sheet: Sheet, check: GridCheck, participants: list[int], numbers
             for n in numbers
         ),
         ruleset,
+        new=new,
     )
 
 
