@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from rules import (
     CardParseError,
@@ -107,32 +108,27 @@ def refresh_seat_totals(sheet_ids, *, new: bool = False) -> None:
     if not new:
         SeatTotal.objects.filter(sheet_id__in=sheet_ids).delete()
     won = Q(hand__winner=F("position"))
-    rows = (
+    sums = (
         HandSeat.objects.filter(hand__sheet_id__in=sheet_ids)
         .values_list("hand__sheet_id", "position", "participant_id")
         .annotate(
             points=Sum("points"),
-            lost=Sum("held_points", filter=~won),
+            lost=Coalesce(Sum("held_points", filter=~won), 0),
             won=Count("id", filter=won),
             rommes=Count("id", filter=won & Q(hand__hand_romme=True)),
         )
         .order_by()
     )
-    SeatTotal.objects.bulk_create(
-        (
-            SeatTotal(
-                sheet_id=sheet_id,
-                position=position,
-                participant_id=participant_id,
-                points=points,
-                lost_hand_points=lost or 0,
-                hands_won=hands_won,
-                hand_rommes=rommes,
-            )
-            for sheet_id, position, participant_id, points, lost, hands_won, rommes in rows
-        ),
-        batch_size=2000,
-    )
+    # Summed and stored by the database in one statement: no rows travel to Python and back.
+    select, params = sums.query.sql_with_params()
+    fields = ("sheet", "position", "participant", "points", "lost_hand_points", "hands_won",
+              "hand_rommes")  # fmt: skip
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(SeatTotal._meta.get_field(f).column) for f in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(SeatTotal._meta.db_table)} ({columns}) {select}", params
+        )
 
 
 def store_hands(
