@@ -25,6 +25,7 @@ from scoring.exports.grids import PADDING_MM, PAGE_MM, Grid, _em
 
 PX_PER_MM = 96 / 25.4
 LINE = 1.164 * 4 / 3  # px per pt: DejaVu's normal line height (ascent + descent, in em)
+ONE_LINE_PX = 8 * LINE  # a line of the grids' 8 pt body text
 PORTRAIT_PX = (297 - 18 - 16) * PX_PER_MM  # A4 less the page margins (print.css @page)
 WIDE_PX = (210 - 15 - 13) * PX_PER_MM  # A4 landscape, @page wide
 GRID_ROW_EXTRA = 2 * 0.45 * PX_PER_MM + 0.8  # padding and one collapsed border
@@ -42,18 +43,9 @@ TEXT_TOLERANCE = 1.05
 
 
 def grid_rows_single_line(grid: Grid) -> bool:
-    """Whether no body text of the grid wraps in its column (the widths are percentages of
-    the 184 mm page width)."""
-    from scoring.exports.grids import BODY_MM
-
-    for n, column in enumerate(grid.columns):
-        if column.numeric:
-            continue  # numbers never wrap (white-space: nowrap)
-        room = column.width / 100 * PAGE_MM - PADDING_MM
-        widest = max((_em(row.cells[n][0], "DejaVuSans.ttf") for row in grid.rows), default=0)
-        if widest * BODY_MM > room:
-            return False
-    return True
+    """Whether no body text of the grid wraps in its column (`_row_lines`: the widths are
+    percentages of the 184 mm page width)."""
+    return all(_row_lines(grid, row) == ONE_LINE_PX for row in grid.rows)
 
 
 def _lines(
@@ -128,7 +120,7 @@ def split_grid(grid: Grid, *, first_px: float, pages: int) -> list[Grid]:
     (`continued`) and number their rows on (`offset`, for the zebra stripes)."""
     if not grid.rows or not grid_rows_single_line(grid):
         return [grid]
-    row_px = 8 * LINE + GRID_ROW_EXTRA
+    row_px = ONE_LINE_PX + GRID_ROW_EXTRA
     header = _header_px(grid)
     cuts = _cuts(len(grid.rows), row_px, first_px - header, PORTRAIT_PX - header, pages)
     bounds = [0, *cuts, len(grid.rows)]
@@ -141,7 +133,7 @@ def _row_lines(grid: Grid, row) -> float | None:
     """A row's height in px of text (its tallest cell: lines of 8 pt, or of 7 pt in a list
     of items), or None where a cell's text 5 % wider would wrap into one line more
     (`TEXT_TOLERANCE`)."""
-    tallest = 8.0  # one line of 8 pt
+    tallest = 8.0  # pt: one line of the body text
     for (text, kind), column in zip(row.cells, grid.columns, strict=True):
         if column.numeric or not text:
             continue
@@ -243,7 +235,7 @@ def ranking_parts(context: dict, workers: int) -> list[dict]:
             first = PORTRAIT_PX - head_px(context, grid.title, PAGE_MM)
         else:
             first = PORTRAIT_PX - _title_px(grid.title, PAGE_MM)
-        rows_per_page = PORTRAIT_PX / (8 * LINE + GRID_ROW_EXTRA)
+        rows_per_page = PORTRAIT_PX / (ONE_LINE_PX + GRID_ROW_EXTRA)
         pages = max(1, round(per_part / max(1, len(grid.columns)) / rows_per_page))
         runs = split_grid(grid, first_px=first, pages=pages)
         pieces += runs
