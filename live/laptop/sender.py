@@ -53,6 +53,9 @@ PROBE_TIMEOUT_S = 4.0
 # in one push, and the worker leaves the laptop's CPU to the director in between (bench:
 # with a push after every confirmation the worker pushed 82 % of the time).
 PUSH_GAP_S = 2.0
+# A push still waiting this long after its time has no worker running it (or its marker
+# outlived it): the next change asks the task table itself (`schedule_push`).
+PUSH_OVERDUE_S = 60.0
 # What the last pushes dumped: the next push reads only new versions' grids and
 # fingerprints only the sheets that changed.
 _KEPT = KeptVersions(events=2, make=KeptDumps)  # (a laptop sends one event, seldom two)
@@ -176,7 +179,7 @@ def _allocate_change(event_id: int) -> int | None:
     cut after the server took it would be given again to another change, which the server
     would then take for one it holds."""
     with _synced_commits(), transaction.atomic():
-        return outbox.add_change(event_id)
+        return outbox.last_number(event_id) if outbox.add_change(event_id) else None
 
 
 @contextmanager
@@ -354,10 +357,15 @@ def _database_backend():
     return DatabaseBackend
 
 
-def schedule_push(event_id: int, delay: float = 0.0, *, wake: bool = False) -> None:
+def schedule_push(
+    event_id: int, delay: float = 0.0, *, wake: bool = False, none_waiting: bool = False
+) -> None:
     """Ask the worker for a push of the event ``delay`` s from now: one waiting task per
     event. A change (``wake``) brings a waiting retry forward only while the link is not
-    failing (a dead network is not asked again with every confirmation)."""
+    failing (a dead network is not asked again with every confirmation). With the
+    database's queue, ``LiveLink.push_after`` follows the waiting task's time, so that a
+    change finds it with its receiver's query (`push_window`); ``none_waiting``: that
+    column says no push waits, and the task table is not asked again."""
     now = timezone.now()
     when = now + timedelta(seconds=max(0.0, delay))
     row = LiveLink.objects.filter(event_id=event_id).values_list("last_sent_at", "failures")
@@ -366,60 +374,59 @@ def schedule_push(event_id: int, delay: float = 0.0, *, wake: bool = False) -> N
         when = max(when, last + timedelta(seconds=PUSH_GAP_S))
         delay = (when - now).total_seconds()
     backend = push_live.get_backend()
-    if isinstance(backend, _database_backend()):
-        from django_tasks_db.models import DBTaskResult
+    database = isinstance(backend, _database_backend())
+    if database and not none_waiting:
+        from django_tasks_db.models import DBTaskResult, get_date_max
 
         waiting = DBTaskResult.objects.filter(
             task_path=push_live.module_path,
             status=TaskResultStatus.READY,
             args_kwargs__kwargs__event_id=event_id,
         )
-        if waiting.exists():
-            if wake and not failing:
-                waiting.filter(run_after__gt=when).update(run_after=when)
-            elif not wake:
+        first = waiting.order_by("run_after").values_list("run_after", flat=True).first()
+        if first is not None:
+            if not wake:
                 waiting.update(run_after=when)
+                first = when
+            elif not failing and first > when:
+                waiting.filter(run_after__gt=when).update(run_after=when)
+                first = when
+            _mark_waiting(event_id, now if first == get_date_max() else first)
             return
     if delay > 0 and backend.supports_defer:
         push_live.using(run_after=when).enqueue(event_id=event_id)
     else:
         push_live.enqueue(event_id=event_id)
+    if database:
+        _mark_waiting(event_id, when)
 
 
-def wake(event_id: int) -> None:
-    """Inside a change's transaction: ask for a push. With the database's task queue the
-    task row is written in that transaction (the director's write commits once, and a
-    committed change never lacks its push), and a push already waiting to run within
-    ``PUSH_GAP_S`` (during play: nearly always) is found with one plain query and left as
-    it is, as `schedule_push` would. Any other backend is asked after the commit (an
-    immediate one would push inside the transaction)."""
+def _mark_waiting(event_id: int, when: datetime | None) -> None:
+    LiveLink.objects.filter(event_id=event_id).update(push_after=when)
+
+
+def push_window() -> list:
+    """The bounds (as the database stores them) within which a waiting push counts as
+    due: from ``PUSH_OVERDUE_S`` ago to ``PUSH_GAP_S`` from now."""
+    adapt, now = connection.ops.adapt_datetimefield_value, timezone.now()
+    return [
+        adapt(now - timedelta(seconds=PUSH_OVERDUE_S)),
+        adapt(now + timedelta(seconds=PUSH_GAP_S)),
+    ]
+
+
+def wake(event_id: int, push_due: int | None) -> None:
+    """Inside a change's transaction: ask for a push. ``push_due`` is the receiver's
+    reading of ``LiveLink.push_after`` (`push_window`): 1, a push waits to run within
+    ``PUSH_GAP_S`` (during play: nearly always) and is left as it is, as `schedule_push`
+    would, with no further query; None, none waits. With the database's task queue the
+    task row is written in the change's transaction (the director's write commits once,
+    and a committed change never lacks its push). Any other backend is asked after the
+    commit (an immediate one would push inside the transaction)."""
     if not isinstance(push_live.get_backend(), _database_backend()):
         transaction.on_commit(lambda: schedule_push(event_id, wake=True))
-    elif not _push_due_soon(event_id):
-        schedule_push(event_id, wake=True)
-
-
-def _push_due_soon(event_id: int) -> bool:
-    """Whether a push of the event waits in the database queue to run at the latest
-    ``PUSH_GAP_S`` from now. Plain SQL: it runs in every save and confirmation, where the
-    ORM's building of the query cost more than the query (see `live.laptop.outbox`)."""
-    from django_tasks_db.models import DBTaskResult, get_date_max
-
-    adapt = connection.ops.adapt_datetimefield_value
-    table = connection.ops.quote_name(DBTaskResult._meta.db_table)
-    soon = timezone.now() + timedelta(seconds=PUSH_GAP_S)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT args_kwargs FROM {table} WHERE status = %s AND task_path = %s"
-            " AND (run_after <= %s OR run_after = %s)",
-            [TaskResultStatus.READY, push_live.module_path, adapt(soon), adapt(get_date_max())],
-        )
-        rows = cursor.fetchall()
-    for (value,) in rows:
-        data = json.loads(value) if isinstance(value, (str, bytes)) else value
-        if isinstance(data, dict) and (data.get("kwargs") or {}).get("event_id") == event_id:
-            return True
-    return False
+    elif push_due != 1:
+        schedule_push(event_id, wake=True, none_waiting=push_due is None)
 
 
 _last_removal = [0.0]  # this worker's last removal of old task results (monotonic s)
@@ -453,6 +460,8 @@ def push_live(event_id: int) -> dict:
     if event is None:
         return {"state": "gone"}
     if isinstance(push_live.get_backend(), _database_backend()):
+        # Committed before the push reads: a change after this asks for the next push.
+        _mark_waiting(event_id, None)
         _remove_old_task_results()
     result = push(event)
     if result.state == "retry":

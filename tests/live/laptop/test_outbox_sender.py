@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_tasks import TaskResultStatus
-from django_tasks_db.models import DBTaskResult
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from clubs.permissions import ORGANISER
 from live import receivers
@@ -130,6 +130,14 @@ def waiting_pushes(event):
     )
 
 
+def marks(link, task) -> bool:
+    """The link's push_after is the waiting task's time (now, for a task due at once)."""
+    push_after = LiveLink.objects.get(pk=link.pk).push_after
+    if task.run_after == get_date_max():
+        return push_after <= timezone.now()
+    return push_after == task.run_after
+
+
 # ----- the outbox --------------------------------------------------------------------------
 
 
@@ -165,6 +173,7 @@ def test_the_push_is_asked_for_in_the_change_s_own_transaction(event, link, dire
         assert waiting_pushes(event).count() == 1
         raise RuntimeError("the disk is full")
     assert waiting_pushes(event).count() == 0
+    assert LiveLink.objects.get(pk=link.pk).push_after is None  # rolled back with the task
     change_venue(director, event, "Bürgerhaus")  # (this test runs no on-commit callbacks)
     change_venue(director, event, "Turnhalle")
     assert waiting_pushes(event).count() == 1
@@ -181,12 +190,55 @@ def test_a_change_while_a_push_is_due_soon_writes_no_task_row(event, link, direc
     ]
     assert task_writes == [] and waiting_pushes(event).count() == 1
     assert seqs(event) == [1, 2]
+    # The receiver's lookup tells that the push waits: the task table is not read, and the
+    # change costs the lookup, the number's UPDATE and the change's INSERT.
+    assert not [q for q in queries if "dbtaskresult" in q["sql"]]
+    live = [q["sql"] for q in queries if '"live_' in q["sql"]]
+    assert len(live) == 3, live
+
+
+def test_the_waiting_push_s_time_is_kept_on_the_link_until_the_push_starts(
+    event, link, director, server
+):
+    change_venue(director, event, "Stadthalle")
+    waiting = waiting_pushes(event).get()
+    assert marks(link, waiting)
+    read_marker = []
+    real_push = sender.push
+
+    def push(event, **kwargs):  # what a change during the push would read
+        read_marker.append(LiveLink.objects.get(pk=link.pk).push_after)
+        return real_push(event, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sender, "push", push)
+        assert sender.push_live.call(event_id=event.pk)["state"] == "done"
+    assert read_marker == [None]  # cleared before the push read the outbox
+    # A change after the push asks for the next one (a task row and the marker again).
+    DBTaskResult.objects.filter(pk=waiting.pk).update(status=TaskResultStatus.SUCCESSFUL)
+    change_venue(director, event, "Bürgerhaus")
+    assert marks(link, waiting_pushes(event).get())
+
+
+def test_a_marker_without_its_task_is_not_trusted_for_long(event, link, director):
+    """A push time far in the past (its worker gone, or the task removed by hand) makes the
+    next change ask the task table, which finds none waiting and asks for one."""
+    past = timezone.now() - timedelta(seconds=sender.PUSH_OVERDUE_S + 5)
+    LiveLink.objects.filter(pk=link.pk).update(push_after=past)
+    change_venue(director, event, "Stadthalle")
+    assert marks(link, waiting_pushes(event).get())
+    assert LiveLink.objects.get(pk=link.pk).push_after > past
+    # Within the window the marker is trusted: a second change adds no task.
+    change_venue(director, event, "Bürgerhaus")
+    assert waiting_pushes(event).count() == 1
 
 
 def test_a_change_leaves_a_later_retry_of_a_failing_link_as_it_is(event, link, director):
     LiveLink.objects.filter(pk=link.pk).update(failures=3)
-    later = timezone.now() + timedelta(seconds=8)
-    sender.push_live.using(run_after=later).enqueue(event_id=event.pk)
+    sender.schedule_push(event.pk, 8.0)  # the failed push's retry
+    later = waiting_pushes(event).get().run_after
+    assert later > timezone.now() + timedelta(seconds=7)
+    assert LiveLink.objects.get(pk=link.pk).push_after == later
     change_venue(director, event, "Stadthalle")
     assert waiting_pushes(event).get().run_after == later
     LiveLink.objects.filter(pk=link.pk).update(failures=0)  # healthy: brought forward
@@ -542,6 +594,6 @@ def test_a_rename_numbers_a_change_of_every_event_sent_live_in_one_lookup(event,
     lookups = [q["sql"] for q in queries if '"live_livelink"' in q["sql"] and "SELECT" in q["sql"]]
     # One lookup for both events (not one per event); only the linked one is numbered, and
     # its push asked for in the same transaction.
-    assert len(lookups) == 3  # the receiver's lookup, add_change's locked row, its last send
+    assert len(lookups) == 3  # the receiver's lookup, the change's INSERT … SELECT, its last send
     assert list(LiveChange.objects.values_list("event_id", "seq")) == [(event.pk, 1)]
     assert not LiveChange.objects.filter(event_id=other.pk).exists()
