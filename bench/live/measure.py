@@ -55,6 +55,7 @@ from bench.live.report import report
 from bench.live.setup import (
     PORT,
     POSTGRES,
+    SERVER_CORE,
     SERVER_NICE,
     BackendNicer,
     Server,
@@ -220,6 +221,9 @@ def measure_cost(event, director, helper, per_mode: int) -> dict:
     busy = {"on": 0.0, "off": 0.0}
     spent = {"on": 0.0, "off": 0.0}
     pushes = {"on": 0, "off": 0}
+    # When each link-on save ran and when each push ran (wall clock, s): which saves met one.
+    saves_on: list[tuple[float, float]] = []
+    push_spans: list[tuple[float, float]] = []
     mode = "off"
     next_start = time.perf_counter()
     while min(len(v) for v in times.values()) < per_mode:
@@ -234,15 +238,22 @@ def measure_cost(event, director, helper, per_mode: int) -> dict:
             if not tables:
                 number += 1
                 tables = tables_of(next_series(director, event, number))
+            started = time.time()
             times[mode].append(play_sheet(helper, director, tables.pop(0), rng))
+            if mode == "on":
+                saves_on.append((started, started + times[mode][-1]))
         spent[mode] += time.perf_counter() - wall
         done = pushes_between(block_start, timezone.now())
         pushes[mode] += sum(1 for p in done if p["result"].get("state") == "done")
         busy[mode] += sum(p["took"] for p in done)
+        if mode == "on":
+            push_spans += [(p["started"].timestamp(), p["started"].timestamp() + p["took"])
+                           for p in done]  # fmt: skip
         mode = "on" if mode == "off" else "off"
     set_sending(director, event, True)
     wait_for(lambda: link_state(event.pk)[0] == link_state(event.pk)[1], 120, "last push")
-    return {"times": times, "busy": busy, "spent": spent, "pushes": pushes}
+    met = [any(a < end and start < b for a, b in push_spans) for start, end in saves_on]
+    return {"times": times, "busy": busy, "spent": spent, "pushes": pushes, "met": met}
 
 
 def measure_backlog(
@@ -340,6 +351,13 @@ def main(argv=None) -> int:
         " off), standing in for a server's own disk",
     )
     parser.add_argument(
+        "--server-core",
+        action="store_true",
+        help="with --server-nice: the server's gunicorn and PostgreSQL backends on the one CPU"
+        " the director's process is pinned to, so that they run while he waits (as on another"
+        " machine), not beside his saves on the other CPU; the laptop's workers on any CPU",
+    )
+    parser.add_argument(
         "--cost-only",
         type=int,
         metavar="N",
@@ -348,6 +366,9 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(argv)
     SERVER_NICE[0] = args.server_nice
+    if args.server_core and not (args.server_nice and hasattr(os, "sched_setaffinity")):
+        parser.error("--server-core needs --server-nice and a system that pins processes")
+    SERVER_CORE[0] = min(os.sched_getaffinity(0)) if args.server_core else None
     visible_n, cost_n, backlog_series = (20, 20, 1) if args.quick else (100, 100, 5)
     if args.cost_only:
         visible_n, cost_n = 0, args.cost_only
@@ -386,6 +407,8 @@ def main(argv=None) -> int:
         if args.server_nice:  # the server's PostgreSQL backends as well (BackendNicer)
             processes["nicer"] = BackendNicer(db_url, args.server_nice, server.pid)
             processes["nicer"].start()
+        if args.server_core:  # the director here; the workers above keep every CPU
+            os.sched_setaffinity(0, {SERVER_CORE[0]})
         loads.append(os.getloadavg())
         visible = backlog = None
         if visible_n:

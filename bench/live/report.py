@@ -74,6 +74,11 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
             else ""
         )
         + (", its commits not flushed (--server-own-disk)" if args.server_own_disk else "")
+        + (
+            ", on the director's CPU, running while he waits (--server-core)"
+            if getattr(args, "server_core", False)
+            else ""
+        )
     )
     print("| measure | figure | target | verdict |")
     print("|---|---|---|---|")
@@ -106,6 +111,15 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
         f"{100 * cost['busy']['on'] / max(cost['spent']['on'], 1e-9):.0f} % / "
         f"{100 * cost['busy']['off'] / max(cost['spent']['off'], 1e-9):.0f} %",
     )
+    met = cost.get("met") or []
+    if met:
+        during = sorted(x * 1000 for x, m in zip(cost["times"]["on"], met, strict=False) if m)
+        apart = sorted(x * 1000 for x, m in zip(cost["times"]["on"], met, strict=False) if not m)
+        row(
+            "… link on: saves while a push ran / the others: count; p50 / p95 ms",
+            f"{len(during)}; {statistics.median(during or [0]):.1f} / {pct(during, 0.95):.1f}"
+            f" · {len(apart)}; {statistics.median(apart or [0]):.1f} / {pct(apart, 0.95):.1f}",
+        )
     row("load average (1 min) at start / after each step",
         " / ".join(f"{x[0]:.1f}" for x in loads))  # fmt: skip
     if backlog is not None and not backlog["equal"]:

@@ -31,6 +31,22 @@ def prepare_server(env: dict, club_name: str, short_name: str) -> int:
 
 
 SERVER_NICE = [0]  # --server-nice: the server's gunicorn (and PostgreSQL backends, BackendNicer)
+# --server-core: the one CPU the server's gunicorn and PostgreSQL backends may use, the one
+# the director's process is pinned to (None: any CPU).
+SERVER_CORE: list[int | None] = [None]
+
+
+def _lower(nice: int):
+    """A child's start: its niceness and, with --server-core, its CPU."""
+    core = SERVER_CORE[0]
+
+    def start() -> None:
+        if nice:
+            os.nice(nice)
+        if core is not None:
+            os.sched_setaffinity(0, {core})
+
+    return start if nice or core is not None else None
 
 
 def start_server(env: dict, log) -> subprocess.Popen:
@@ -43,7 +59,7 @@ def start_server(env: dict, log) -> subprocess.Popen:
         [str(gunicorn), "romme.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2",
          "--timeout", "60", "--graceful-timeout", "5", "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=log,
-        preexec_fn=(lambda: os.nice(nice)) if nice else None,
+        preexec_fn=_lower(nice),
     )  # fmt: skip
     return wait_until_up(process, PORT, seconds=60)
 
@@ -76,6 +92,8 @@ class BackendNicer(threading.Thread):
                         continue
                     try:
                         os.setpriority(os.PRIO_PROCESS, pid, self.nice)
+                        if SERVER_CORE[0] is not None:
+                            os.sched_setaffinity(pid, {SERVER_CORE[0]})
                         self.reniced.add(pid)
                     except (ProcessLookupError, PermissionError):
                         pass
