@@ -39,3 +39,22 @@ def test_the_cost_passes_only_when_the_rise_and_its_interval_are_within_issue_38
     code, out = _verdict(tailed, [x * 1.04 for x in tailed], capsys)
     assert code == 1 and "| p95 on vs off | +4.0 % | ≤ +5 % | pass |" in out
     assert "upper end ≤ +8 % | MISS |" in out
+
+
+def test_the_saves_that_met_a_push_are_shown_apart(capsys):
+    from types import SimpleNamespace
+
+    from bench.live.report import report
+
+    off = [0.010] * 20
+    on = [0.010] * 17 + [0.020] * 3  # the three that met a push are the slow ones
+    args = SimpleNamespace(quick=False, cost_only=20, server_nice=19, server_own_disk=True,
+                           server_core=True)  # fmt: skip
+    cost = {"times": {"off": off, "on": on}, "pushes": {"on": 3, "off": 0},
+            "busy": {"on": 1.0, "off": 0.0}, "spent": {"on": 10.0, "off": 10.0},
+            "met": [False] * 17 + [True] * 3}  # fmt: skip
+    report(args, None, cost, None, [1.0, 1.0], [(1.0,)], "")
+    out = capsys.readouterr().out
+    assert "| … link on: saves while a push ran / the others: count; p50 / p95 ms | " in out
+    assert "3; 20.0 / 20.0 · 17; 10.0 / 10.0 |" in out
+    assert "on the director's CPU, running while he waits (--server-core)" in out

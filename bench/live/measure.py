@@ -35,7 +35,9 @@ with ``manage.py live_push`` (the first push). Then:
 they need): a p95 of 100 moves by about 15 % between identical runs on this machine.
 ``--server-nice 19`` and ``--server-own-disk`` stand in for the server being another
 machine: its gunicorn and PostgreSQL backends at a lower CPU priority, its commits not
-waiting for the disk the laptop's SQLite syncs to.
+waiting for the disk the laptop's SQLite syncs to. ``--server-core`` also keeps them off the
+CPU the director does not use: they share his (both pinned to it), so they run while he
+waits; the laptop's workers keep every CPU.
 """
 
 from __future__ import annotations
