@@ -246,15 +246,53 @@ def test_parallel_workbook_cuts_the_hand_lists_on_their_page_breaks(
     assert not print_style_problems(joined, "de")
 
 
-def test_spawned_workers_lay_out_the_same_pages(series_a, small_parts, spy, monkeypatch):
+@pytest.fixture
+def spawned(small_parts, monkeypatch):
+    """Spawned workers, as on Windows and macOS; ended after the test."""
+    monkeypatch.setenv("DEBUG", "1")
+    small_parts.PDF_WORKER_START = "spawn"
+    yield small_parts
+    pdf_parts.forget_kept_pools()
+
+
+def test_spawned_workers_lay_out_the_same_pages(series_a, small_parts, spy, spawned):
     """Windows has no fork and macOS's is unsafe: a laptop there spawns the PDF workers,
     which read the settings afresh from the environment (the hall mode's is inherited)."""
-    monkeypatch.setenv("DEBUG", "1")
+    small_parts.PDF_WORKER_START = "fork"
     one = _pdf("score-sheets", series_a, small_parts, 1)
     small_parts.PDF_WORKER_START = "spawn"
     joined = _pdf("score-sheets", series_a, small_parts, 2)
     assert spy == [2]
     assert _without_footer(page_texts(joined)) == _without_footer(page_texts(one))
+
+
+TINY_PARTS = [
+    f'<html lang="de"><body><p>Teil {n}</p></body></html>' for n in range(1, 5)
+]  # fmt: skip
+
+
+def test_spawned_workers_are_kept_from_one_print_to_the_next(spawned):
+    """A spawned worker sets Django and Pango up before its first part (seconds): the
+    second print finds the same workers, a forked print makes its own."""
+    first = pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    pool = pdf_parts.kept_pool(2)
+    workers = set(pool._processes)
+    second = pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    assert pdf_parts.kept_pool(2) is pool and set(pool._processes) == workers
+    assert len(workers) == 2 and first[0][:5] == second[0][:5] == b"%PDF-"
+    assert "Teil 3" in page_texts(second[2])[0]
+
+
+def test_a_lost_spawned_worker_is_replaced_and_the_print_still_comes(spawned):
+    import os
+    import signal
+
+    pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    pool = pdf_parts.kept_pool(2)
+    os.kill(next(iter(pool._processes)), signal.SIGKILL)  # (out of memory, Task Manager)
+    again = pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    assert pdf_parts.kept_pool(2) is not pool
+    assert ["Teil 1" in page_texts(pdf)[0] for pdf in again[:1]] == [True]
 
 
 @pytest.mark.parametrize("provisional", [False, True])

@@ -25,6 +25,7 @@ import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from io import BytesIO
 
 from django.conf import settings
@@ -149,6 +150,7 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     if not apps.ready:
         django.setup()
+        _warm_up()  # (a forked worker has it from the parent)
 
 
 def _context():
@@ -167,6 +169,33 @@ def pool_of(workers: int) -> ProcessPoolExecutor:
     )
 
 
+# Spawned workers, kept for the process's life (see `kept_pool`), by their number.
+_kept: dict[int, ProcessPoolExecutor] = {}
+_kept_lock = threading.Lock()
+
+
+def kept_pool(workers: int) -> ProcessPoolExecutor:
+    """The pool of spawned workers this process keeps: a spawned worker starts empty and
+    sets Django up, loads Pango and fontconfig and reads the hyphenation dictionaries
+    before its first part (about 5 s of every standings print of a 400-player event, on a
+    laptop without fork). Kept, only the first print pays that. A forked pool is made per
+    print instead: a fork is cheap and starts with what this process has loaded."""
+    with _kept_lock:
+        pool = _kept.get(workers)
+        if pool is None:
+            pool = _kept[workers] = pool_of(workers)
+        return pool
+
+
+def forget_kept_pools() -> None:
+    """End the kept workers (the tests)."""
+    with _kept_lock:
+        pools = list(_kept.values())
+        _kept.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def render_parts(
     parts: list[str],
     costs: list[int],
@@ -177,19 +206,33 @@ def render_parts(
     """Each part's PDF, in document order, laid out in `workers` processes. The costliest
     parts are handed out first, so no worker is left with a long part at the end."""
     css = css or [NO_PAGE_NUMBER_CSS] * len(parts)
+    if _context().get_start_method() == "fork":
+        _warm_up()
+        with pool_of(min(workers, len(parts))) as pool:
+            return _lay_out(pool, parts, costs, css, progress)
+    pool = kept_pool(workers)
+    try:
+        return _lay_out(pool, parts, costs, css, progress)
+    except BrokenProcessPool:  # a worker died (killed, out of memory): once more, afresh
+        log.warning("PDF workers lost; starting new ones")
+        with _kept_lock:
+            if _kept.get(workers) is pool:  # (another print may have replaced it already)
+                del _kept[workers]
+        pool.shutdown(wait=False)
+        return _lay_out(kept_pool(workers), parts, costs, css, progress)
+
+
+def _lay_out(pool, parts, costs, css, progress) -> list[bytes]:
     results: list[bytes | None] = [None] * len(parts)
     order = sorted(range(len(parts)), key=lambda n: -costs[n])
     total, done = sum(costs), 0
-    if _context().get_start_method() == "fork":
-        _warm_up()
-    with pool_of(min(workers, len(parts))) as pool:
-        futures = {pool.submit(_render_part, parts[n], css[n]): n for n in order}
-        for future in as_completed(futures):
-            n = futures[future]
-            results[n] = future.result()
-            done += costs[n]
-            if progress:
-                progress(done, total, "cost")
+    futures = {pool.submit(_render_part, parts[n], css[n]): n for n in order}
+    for future in as_completed(futures):
+        n = futures[future]
+        results[n] = future.result()
+        done += costs[n]
+        if progress:
+            progress(done, total, "cost")
     return [r for r in results if r is not None]
 
 
