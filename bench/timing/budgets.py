@@ -80,7 +80,7 @@ BUDGETS: tuple[Budget, ...] = (
            "python -m bench live --server-nice 19 --server-own-disk"),
     Budget("live: backlog of 1,018 changes", 30, "s", "python -m bench live ..."),
     Budget("live: save + confirm p95, link on vs off", 5, "%",
-           "python -m bench live --cost-only 300"),
+           "python -m bench live --cost-only 300 --server-nice 19 --server-own-disk --server-core"),
     Budget("federation: public list page, uncached", 150, "ms", "python -m bench federation-scale"),
     Budget("federation: public list page, cached", 5, "ms", "python -m bench federation-scale"),
     Budget("federation: national list JSON, uncached", 50, "ms",

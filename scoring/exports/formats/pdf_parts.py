@@ -177,7 +177,7 @@ _kept_lock = threading.Lock()
 def kept_pool(workers: int) -> ProcessPoolExecutor:
     """The pool of spawned workers this process keeps: a spawned worker starts empty and
     sets Django up, loads Pango and fontconfig and reads the hyphenation dictionaries
-    before its first part (about 5 s of every standings print of a 400-player event, on a
+    before its first part (1.3 s of every standings print of a 400-player event, on a
     laptop without fork). Kept, only the first print pays that. A forked pool is made per
     print instead: a fork is cheap and starts with what this process has loaded."""
     with _kept_lock:
