@@ -360,9 +360,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # WeasyPrint's steps ("Step 5 - Creating layout"), seven lines for every PDF and part:
-    # they filled the hall's log with every print.
-    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
 }
 if HALL_MODE and HALL_DATA_DIR.is_dir():  # (not for the doctor looking at a new folder)
     # A log in the data folder as well: what a club's helper sends along when asking for help.

@@ -402,14 +402,3 @@ def test_only_sheets_known_to_fit_a_page_number_their_own_pages(series_a):
     player.given_name = "Maximiliane-Theodora"
     player.save()
     assert not rendering.document_context(exporter, series_a, "pdf")["one_page"]
-
-
-def test_weasyprint_s_progress_lines_stay_out_of_the_log(caplog):
-    """Seven "Step …" lines for every PDF and part filled the hall's log (settings.LOGGING)."""
-    import logging
-
-    from scoring.exports.formats.pdf import render_pdf
-
-    caplog.set_level(logging.INFO)
-    render_pdf("<p>Rommé</p>")
-    assert not [r for r in caplog.records if r.name.startswith("weasyprint.progress")]
