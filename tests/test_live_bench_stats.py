@@ -19,7 +19,8 @@ def _verdict(off, on, capsys):
 
     from bench.live.report import report
 
-    args = SimpleNamespace(quick=False, cost_only=len(off), server_nice=0, server_own_disk=False)
+    args = SimpleNamespace(quick=False, cost_only=len(off), server_nice=0, server_own_disk=False,
+                           server_core=False)  # fmt: skip
     cost = {"times": {"off": off, "on": on}, "pushes": {"on": 1, "off": 0},
             "busy": {"on": 1.0, "off": 0.0}, "spent": {"on": 10.0, "off": 10.0}}  # fmt: skip
     code = report(args, None, cost, None, [1.0, 1.0], [(1.0,)], "")

@@ -76,7 +76,7 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
         + (", its commits not flushed (--server-own-disk)" if args.server_own_disk else "")
         + (
             ", on the director's CPU, running while he waits (--server-core)"
-            if getattr(args, "server_core", False)
+            if args.server_core
             else ""
         )
     )
