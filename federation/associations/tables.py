@@ -48,7 +48,7 @@ class AffiliationTable(tables.Table):
         "federation:affiliation_detail",
         args=[tables.A("pk")],
         text=_("move or end"),
-        verbose_name="",
+        verbose_name=_("Actions"),
         orderable=False,
         attrs={"td": {"class": "no-print"}, "th": {"class": "no-print"}},
     )

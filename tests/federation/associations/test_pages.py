@@ -2,6 +2,7 @@
 history with who, when and why; the navigation link; a fixed number of queries."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
@@ -35,6 +36,17 @@ def test_the_pages_speak_german(client, national_officer, region_a, affiliation_
     assert "Verlauf" in text and "Presse" in text and "bundeswart" in text
     aff = client.get(reverse("federation:affiliation_detail", args=[affiliation_a.pk]), **DE)
     assert "In einen anderen Landesverband verschieben" in aff.content.decode()
+
+
+def test_every_column_of_the_clubs_table_has_a_heading(
+    client, national_officer, region_a, affiliation_a
+):
+    """Screen readers name a cell by its column's heading; axe flags an empty one."""
+    client.force_login(national_officer)
+    detail = client.get(region_a.get_absolute_url(), **DE).content.decode()
+    headings = [re.sub(r"<[^>]+>", "", th).strip()
+                for th in re.findall(r"<th\b[^>]*>(.*?)</th>", detail, re.S)]  # fmt: skip
+    assert "Aktionen" in headings and all(headings), headings
 
 
 def test_a_refused_form_says_why_in_german(client, officer_a, region_a, affiliation_a, club_a):
