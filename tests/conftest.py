@@ -53,6 +53,17 @@ def _environment_kept():
 
 
 @pytest.fixture(autouse=True)
+def _pdf_workers_of_this_test():
+    """Spawned PDF workers are kept for the next print, with the settings of the test that
+    started them; each test's prints get their own."""
+    yield
+    from scoring.exports.formats import pdf_parts
+
+    if pdf_parts._kept:
+        pdf_parts.forget_kept_pools()
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Every test starts in German, the users' language: a request or a test that switched the
     thread's language (the footer's switcher, an English page) must not carry it into the next

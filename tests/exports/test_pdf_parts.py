@@ -273,7 +273,7 @@ TINY_PARTS = [
 
 def test_spawned_workers_are_kept_from_one_print_to_the_next(spawned):
     """A spawned worker sets Django and Pango up before its first part (seconds): the
-    second print finds the same workers, a forked print makes its own."""
+    second print finds the same workers."""
     first = pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
     pool = pdf_parts.kept_pool(2)
     workers = set(pool._processes)
@@ -281,6 +281,66 @@ def test_spawned_workers_are_kept_from_one_print_to_the_next(spawned):
     assert pdf_parts.kept_pool(2) is pool and set(pool._processes) == workers
     assert len(workers) == 2 and first[0][:5] == second[0][:5] == b"%PDF-"
     assert "Teil 3" in page_texts(second[2])[0]
+
+
+def _ended(pids, timeout=10.0):
+    """Every process of `pids` has ended (gone, or a zombie its pool has not reaped yet)."""
+    import time
+
+    def running(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + timeout
+    while any(running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_kept_workers_end_when_no_print_comes(spawned, monkeypatch):
+    """Their memory (a quarter of a gigabyte each after a long print) goes back to the
+    machine once nobody prints; the next print makes new ones."""
+    monkeypatch.setattr(pdf_parts, "KEPT_IDLE_S", 0.3)
+    pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    pool = pdf_parts.kept_pool(2)
+    workers = set(pool._processes)
+    assert _ended(workers)
+    assert pdf_parts._kept == {}
+    again = pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    assert "Teil 4" in page_texts(again[3])[0] and pdf_parts.kept_pool(2) is not pool
+
+
+def test_kept_workers_are_made_afresh_after_so_many_parts(spawned, monkeypatch):
+    monkeypatch.setattr(pdf_parts, "KEPT_PARTS", 6)
+
+    def kept():
+        (entry,) = pdf_parts._kept.values()
+        return entry.pool
+
+    pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    pool = kept()
+    pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)  # 8 parts: the next print renews
+    assert kept() is pool
+    workers = set(pool._processes)
+    third = pdf_parts.render_parts(TINY_PARTS, [1, 1, 1, 1], 2)
+    assert kept() is not pool and _ended(workers)
+    assert "Teil 2" in page_texts(third[1])[0]
+
+
+def test_a_print_while_another_runs_waits_for_the_same_workers(spawned):
+    """Two prints at once (the director and the hall's pre-renderer) share the kept workers;
+    neither retires them under the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as threads:
+        done = list(threads.map(lambda _: pdf_parts.render_parts(TINY_PARTS, [1] * 4, 2), [1, 2]))
+    assert [len(pdfs) for pdfs in done] == [4, 4]
+    assert len(pdf_parts._kept) == 1 and next(iter(pdf_parts._kept.values())).busy == 0
 
 
 def test_a_lost_spawned_worker_is_replaced_and_the_print_still_comes(spawned):

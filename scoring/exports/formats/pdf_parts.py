@@ -24,8 +24,10 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from io import BytesIO
 
 from django.conf import settings
@@ -169,8 +171,20 @@ def pool_of(workers: int) -> ProcessPoolExecutor:
     )
 
 
-# Spawned workers, kept for the process's life (see `kept_pool`), by their number.
-_kept: dict[int, ProcessPoolExecutor] = {}
+# Spawned workers, kept from one print to the next (see `kept_pool`).
+KEPT_IDLE_S = 300  # ended after this long without a print: their memory back to the machine
+KEPT_PARTS = 400  # and made afresh after this many parts: their heaps stay young
+
+
+class _Kept:
+    def __init__(self, workers: int):
+        self.pool = pool_of(workers)
+        self.busy = 0  # prints laying out on it now
+        self.parts = 0  # parts handed to it so far
+        self.idle: threading.Timer | None = None
+
+
+_kept: dict[int, _Kept] = {}  # by their number
 _kept_lock = threading.Lock()
 
 
@@ -178,22 +192,69 @@ def kept_pool(workers: int) -> ProcessPoolExecutor:
     """The pool of spawned workers this process keeps: a spawned worker starts empty and
     sets Django up, loads Pango and fontconfig and reads the hyphenation dictionaries
     before its first part (1.3 s of every standings print of a 400-player event, on a
-    laptop without fork). Kept, only the first print pays that. A forked pool is made per
-    print instead: a fork is cheap and starts with what this process has loaded."""
+    laptop without fork). Kept, only the first print pays that. They end after
+    `KEPT_IDLE_S` without a print and are made afresh after `KEPT_PARTS` parts. A forked
+    pool is made per print instead: a fork is cheap and starts with what this process has
+    loaded (kept forked workers took a third of the page faults and were not faster,
+    docs/performance-log.md, session 26)."""
     with _kept_lock:
-        pool = _kept.get(workers)
-        if pool is None:
-            pool = _kept[workers] = pool_of(workers)
-        return pool
+        return _kept_entry(workers).pool
+
+
+def _kept_entry(workers: int) -> _Kept:
+    entry = _kept.get(workers)
+    if entry is None or (entry.parts >= KEPT_PARTS and not entry.busy):
+        if entry is not None:
+            _retire(entry)
+        entry = _kept[workers] = _Kept(workers)
+    return entry
+
+
+def _retire(entry: _Kept) -> None:
+    """(Under the lock.) The pool ends once its queued parts are done."""
+    for workers, kept in list(_kept.items()):
+        if kept is entry:
+            del _kept[workers]
+    if entry.idle is not None:
+        entry.idle.cancel()
+    entry.pool.shutdown(wait=False)
+
+
+def _end_if_idle(entry: _Kept) -> None:
+    with _kept_lock:
+        if not entry.busy and entry in _kept.values():
+            _retire(entry)
+
+
+@contextmanager
+def _kept_for_print(workers: int, parts: int) -> Iterator[_Kept]:
+    with _kept_lock:
+        entry = _kept_entry(workers)
+        entry.busy += 1
+        entry.parts += parts
+        if entry.idle is not None:
+            entry.idle.cancel()
+            entry.idle = None
+    try:
+        yield entry
+    finally:
+        with _kept_lock:
+            entry.busy -= 1
+            if not entry.busy and entry in _kept.values():
+                entry.idle = threading.Timer(KEPT_IDLE_S, _end_if_idle, (entry,))
+                entry.idle.daemon = True
+                entry.idle.start()
 
 
 def forget_kept_pools() -> None:
     """End the kept workers (the tests)."""
     with _kept_lock:
-        pools = list(_kept.values())
+        entries = list(_kept.values())
         _kept.clear()
-    for pool in pools:
-        pool.shutdown(wait=True, cancel_futures=True)
+    for entry in entries:
+        if entry.idle is not None:
+            entry.idle.cancel()
+        entry.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def render_parts(
@@ -207,19 +268,18 @@ def render_parts(
     parts are handed out first, so no worker is left with a long part at the end."""
     css = css or [NO_PAGE_NUMBER_CSS] * len(parts)
     if _context().get_start_method() == "fork":
-        _warm_up()
+        _warm_up()  # before the fork: the workers inherit what it loaded
         with pool_of(min(workers, len(parts))) as pool:
             return _lay_out(pool, parts, costs, css, progress)
-    pool = kept_pool(workers)
-    try:
-        return _lay_out(pool, parts, costs, css, progress)
-    except BrokenProcessPool:  # a worker died (killed, out of memory): once more, afresh
-        log.warning("PDF workers lost; starting new ones")
-        with _kept_lock:
-            if _kept.get(workers) is pool:  # (another print may have replaced it already)
-                del _kept[workers]
-        pool.shutdown(wait=False)
-        return _lay_out(kept_pool(workers), parts, costs, css, progress)
+    with _kept_for_print(workers, len(parts)) as entry:
+        try:
+            return _lay_out(entry.pool, parts, costs, css, progress)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): once more, afresh
+            log.warning("PDF workers lost; starting new ones")
+            with _kept_lock:
+                _retire(entry)  # (another print may have replaced it already)
+    with _kept_for_print(workers, len(parts)) as entry:
+        return _lay_out(entry.pool, parts, costs, css, progress)
 
 
 def _lay_out(pool, parts, costs, css, progress) -> list[bytes]:
