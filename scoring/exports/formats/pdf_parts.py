@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from io import BytesIO
+from urllib.parse import urljoin
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -87,12 +88,46 @@ def _render_part(html: str, css: str = NO_PAGE_NUMBER_CSS) -> bytes:
     from common.gc_tuning import cycle_collection_paused
     from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
 
+    html, print_css = _without_print_css(html)
+    sheets = [CSS(string=css)]
+    fonts = None
+    if print_css is not None:
+        sheets.insert(0, print_css[0])
+        fonts = print_css[1]
     fetcher = make_url_fetcher()
     with cycle_collection_paused():  # as in formats.pdf.render_pdf
         document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
-            stylesheets=[CSS(string=css)]
+            stylesheets=sheets, font_config=fonts
         )
         return document.write_pdf()
+
+
+# print.css parsed once a process, with the fonts it names: 37 ms of every part, and a
+# standings print has five or six (docs/performance-log.md, session 27). By its URL: the
+# file's name carries its hash in production.
+_print_css: dict[str, tuple] = {}
+
+
+def _without_print_css(html: str) -> tuple[str, tuple | None]:
+    """The part without its link to print.css, and that sheet parsed (with its fonts) if
+    it linked it. Given to WeasyPrint as the first user sheet, print.css now gives way to a
+    part's own `<style>` whatever the selectors' weight; those rules came after it and
+    repeat its selectors or set what it leaves open, so they won before as well. The pages
+    are pixel-identical (docs/performance-log.md, session 27)."""
+    href = static("css/print.css")
+    link = f'<link rel="stylesheet" href="{escape(href)}">'
+    if link not in html:
+        return html, None
+    if href not in _print_css:
+        from weasyprint import CSS
+        from weasyprint.text.fonts import FontConfiguration
+
+        from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
+
+        fonts = FontConfiguration()
+        url = urljoin(BASE_URL, href)
+        _print_css[href] = (CSS(url=url, url_fetcher=make_url_fetcher(), font_config=fonts), fonts)
+    return html.replace(link, "", 1), _print_css[href]
 
 
 _warm = False
@@ -115,6 +150,7 @@ def _warm_up() -> None:
         from scoring.exports.formats.pdf import render_pdf
 
         render_pdf(WARM_UP_HTML)
+        _without_print_css(f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">')
         for code, _name in settings.LANGUAGES:
             lang = pyphen.language_fallback(code)
             if lang:  # (pyphen keeps the patterns per file, for every later Pyphen)
@@ -178,6 +214,7 @@ KEPT_PARTS = 400  # and made afresh after this many parts: their heaps stay youn
 
 class _Kept:
     def __init__(self, workers: int):
+        self.workers = workers  # its key in `_kept`
         self.pool = pool_of(workers)
         self.busy = 0  # prints laying out on it now
         self.parts = 0  # parts handed to it so far
@@ -212,17 +249,20 @@ def _kept_entry(workers: int) -> _Kept:
 
 def _retire(entry: _Kept) -> None:
     """(Under the lock.) The pool ends once its queued parts are done."""
-    for workers, kept in list(_kept.items()):
-        if kept is entry:
-            del _kept[workers]
+    if _is_kept(entry):
+        del _kept[entry.workers]
     if entry.idle is not None:
         entry.idle.cancel()
     entry.pool.shutdown(wait=False)
 
 
+def _is_kept(entry: _Kept) -> bool:
+    return _kept.get(entry.workers) is entry
+
+
 def _end_if_idle(entry: _Kept) -> None:
     with _kept_lock:
-        if not entry.busy and entry in _kept.values():
+        if not entry.busy and _is_kept(entry):
             _retire(entry)
 
 
@@ -240,7 +280,7 @@ def _kept_for_print(workers: int, parts: int) -> Iterator[_Kept]:
     finally:
         with _kept_lock:
             entry.busy -= 1
-            if not entry.busy and entry in _kept.values():
+            if not entry.busy and _is_kept(entry):
                 entry.idle = threading.Timer(KEPT_IDLE_S, _end_if_idle, (entry,))
                 entry.idle.daemon = True
                 entry.idle.start()
