@@ -23,8 +23,10 @@ STYLESHEET_AND_FONTS = [
 
 @pytest.fixture
 def fetched(monkeypatch):
-    """Every URL WeasyPrint asks the exports' fetcher for."""
+    """Every URL WeasyPrint asks the exports' fetcher for (print.css too: the sheet this
+    thread parsed before is forgotten)."""
     urls = []
+    monkeypatch.setattr(pdf._parsed, "sheets", {}, raising=False)
     original = pdf.StaticOnlyFetcher.fetch
 
     def spy(self, url, headers=None):

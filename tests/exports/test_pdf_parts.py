@@ -466,11 +466,12 @@ def test_only_sheets_known_to_fit_a_page_number_their_own_pages(series_a):
 
 @pytest.mark.parametrize("slug", ["standings", "score-sheets", "standings-wall"])
 def test_a_part_lays_out_as_with_its_link_to_print_css(slug, club_a, small_parts, monkeypatch):
-    """A worker parses print.css once and hands it to WeasyPrint as a user sheet (37 ms of
-    every part): each page's drawing is the one the part's own link gave, byte for byte."""
+    """print.css is parsed once a thread and given to WeasyPrint as a user sheet (37 ms of
+    every part and document, pdf.with_print_css): each page's drawing is the one the
+    document's own link gave, byte for byte, in a part and in one process."""
     from weasyprint import CSS, HTML
 
-    from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
+    from scoring.exports.formats import pdf
     from tests.exports.conftest import read_pdf
 
     caught = []
@@ -479,20 +480,21 @@ def test_a_part_lays_out_as_with_its_link_to_print_css(slug, club_a, small_parts
         caught.extend(zip(htmls, css or [pdf_parts.NO_PAGE_NUMBER_CSS] * len(htmls), strict=True))
         return []
 
+    def drawings(data):
+        return [page.get_contents().get_data() for page in read_pdf(data).pages]
+
     monkeypatch.setattr(pdf_parts, "render_parts", render_parts)
     monkeypatch.setattr(pdf_parts, "join", lambda pdfs, **kwargs: b"")
     event = _event(club_a, 150, series=1, rounds=1, seed=5)
     _pdf(slug, event.series.get() if slug == "score-sheets" else event, small_parts, 2)
     assert len(caught) >= 2
-    monkeypatch.setattr(pdf_parts, "_print_css", {})
+    monkeypatch.setattr(pdf._parsed, "sheets", {}, raising=False)
     for html, css in caught:
         assert 'rel="stylesheet" href="/static/css/print.css"' in html
-        linked = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher())
-        want = read_pdf(linked.render(stylesheets=[CSS(string=css)]).write_pdf()).pages
-        got = read_pdf(pdf_parts._render_part(html, css)).pages
-        assert len(got) == len(want)
-        for page, wanted in zip(got, want, strict=True):
-            assert page.get_contents().get_data() == wanted.get_contents().get_data()
-    (sheet,) = pdf_parts._print_css.values()  # parsed once for all the parts
+        linked = HTML(string=html, base_url=pdf.BASE_URL, url_fetcher=pdf.make_url_fetcher())
+        want = drawings(linked.render(stylesheets=[CSS(string=css)]).write_pdf())
+        assert drawings(pdf_parts._render_part(html, css)) == want
+        assert drawings(pdf.render_pdf(html)) == drawings(linked.render().write_pdf())
+    (sheet,) = pdf._parsed.sheets.values()  # parsed once for all of them
     pdf_parts._render_part(*caught[0])
-    assert list(pdf_parts._print_css.values()) == [sheet]
+    assert list(pdf._parsed.sheets.values()) == [sheet]

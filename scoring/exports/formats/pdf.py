@@ -22,11 +22,15 @@ import mimetypes
 import threading
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlencode, urlsplit
+from urllib.parse import parse_qs, unquote, urlencode, urljoin, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.templatetags.static import static
+from django.utils.html import escape
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -211,6 +215,48 @@ def layout_progress(callback: Progress | None):
             _callbacks.pop(ident, None)
 
 
+# print.css parsed once a thread, with the fonts it names: 37 ms of every document, and a
+# standings print has six parts and a footer document (docs/performance-log.md, session
+# 27). Once a thread, because a FontConfiguration (Pango's font map) is not shared between
+# threads; by the sheet's URL, which carries its hash in production.
+_parsed = threading.local()
+
+
+@receiver(setting_changed)
+def _forget_parsed_sheets(setting, **kwargs):
+    if setting.startswith("STATIC") or setting in ("STORAGES", "DEBUG"):  # (the tests)
+        _parsed.sheets = {}
+
+
+def print_css_link() -> str:
+    """The link to print.css as exports/document.html writes it."""
+    return f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">'
+
+
+def with_print_css(html: str, stylesheets: list | None = None) -> tuple[str, dict]:
+    """The document without its link to print.css, and WeasyPrint's `render` options that
+    give it that sheet parsed once. print.css becomes the first user sheet, before
+    `stylesheets`: it gives way to a document's own `<style>` whatever the selectors'
+    weight; those rules came after it and repeat its selectors or set what it leaves open,
+    so they won before as well. The pages are byte for byte the same (tests/exports)."""
+    link = print_css_link()
+    if link not in html:
+        return html, {"stylesheets": stylesheets or []}
+    sheets = getattr(_parsed, "sheets", None)
+    if sheets is None:
+        sheets = _parsed.sheets = {}
+    if link not in sheets:
+        from weasyprint import CSS
+        from weasyprint.text.fonts import FontConfiguration
+
+        fonts = FontConfiguration()
+        url = urljoin(BASE_URL, static("css/print.css"))
+        sheets[link] = (CSS(url=url, url_fetcher=make_url_fetcher(), font_config=fonts), fonts)
+    sheet, fonts = sheets[link]
+    options = {"stylesheets": [sheet, *(stylesheets or [])], "font_config": fonts}
+    return html.replace(link, "", 1), options
+
+
 def render_pdf(html: str, *, progress: Progress | None = None, expected_pages: int = 1) -> bytes:
     """Lay out and write the PDF; reports "page n of about m" while laying out."""
     total = max(1, expected_pages)
@@ -224,7 +270,10 @@ def render_pdf(html: str, *, progress: Progress | None = None, expected_pages: i
     # Layout makes hundreds of thousands of boxes and no reference cycles: the collector's
     # walks over them were a fifth of a long print's time (docs/performance-log.md).
     with layout_progress(on_page if progress else None), cycle_collection_paused():
-        document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).render()
+        html, options = with_print_css(html)
+        document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).render(
+            **options
+        )
         pages = len(document.pages)
         data = document.write_pdf()
     if progress:

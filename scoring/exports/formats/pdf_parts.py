@@ -29,7 +29,6 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from io import BytesIO
-from urllib.parse import urljoin
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -86,48 +85,13 @@ def _render_part(html: str, css: str = NO_PAGE_NUMBER_CSS) -> bytes:
     from weasyprint import CSS, HTML
 
     from common.gc_tuning import cycle_collection_paused
-    from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
+    from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher, with_print_css
 
-    html, print_css = _without_print_css(html)
-    sheets = [CSS(string=css)]
-    fonts = None
-    if print_css is not None:
-        sheets.insert(0, print_css[0])
-        fonts = print_css[1]
+    html, options = with_print_css(html, [CSS(string=css)])
     fetcher = make_url_fetcher()
     with cycle_collection_paused():  # as in formats.pdf.render_pdf
-        document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
-            stylesheets=sheets, font_config=fonts
-        )
+        document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(**options)
         return document.write_pdf()
-
-
-# print.css parsed once a process, with the fonts it names: 37 ms of every part, and a
-# standings print has five or six (docs/performance-log.md, session 27). By its URL: the
-# file's name carries its hash in production.
-_print_css: dict[str, tuple] = {}
-
-
-def _without_print_css(html: str) -> tuple[str, tuple | None]:
-    """The part without its link to print.css, and that sheet parsed (with its fonts) if
-    it linked it. Given to WeasyPrint as the first user sheet, print.css now gives way to a
-    part's own `<style>` whatever the selectors' weight; those rules came after it and
-    repeat its selectors or set what it leaves open, so they won before as well. The pages
-    are pixel-identical (docs/performance-log.md, session 27)."""
-    href = static("css/print.css")
-    link = f'<link rel="stylesheet" href="{escape(href)}">'
-    if link not in html:
-        return html, None
-    if href not in _print_css:
-        from weasyprint import CSS
-        from weasyprint.text.fonts import FontConfiguration
-
-        from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher
-
-        fonts = FontConfiguration()
-        url = urljoin(BASE_URL, href)
-        _print_css[href] = (CSS(url=url, url_fetcher=make_url_fetcher(), font_config=fonts), fonts)
-    return html.replace(link, "", 1), _print_css[href]
 
 
 _warm = False
@@ -147,10 +111,10 @@ def _warm_up() -> None:
     if not _warm:
         import pyphen
 
-        from scoring.exports.formats.pdf import render_pdf
+        from scoring.exports.formats.pdf import print_css_link, render_pdf, with_print_css
 
         render_pdf(WARM_UP_HTML)
-        _without_print_css(f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">')
+        with_print_css(print_css_link())  # parsed here, the workers inherit it
         for code, _name in settings.LANGUAGES:
             lang = pyphen.language_fallback(code)
             if lang:  # (pyphen keeps the patterns per file, for every later Pyphen)
