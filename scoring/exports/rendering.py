@@ -8,8 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import formats, numberformat
-from django.utils.translation import get_language
+from django.utils import formats
 
 from scoring.exports.registry import Exporter, get_exporter, scope_of
 from scoring.exports.tables import FILE_FORMATS, FORMATS, Column, ExportTable, Progress
@@ -25,36 +24,17 @@ ATTACHMENTS = ("xlsx", "json")
 DEFAULT_TEMPLATE = "exports/tables.html"
 
 
-class Numbers:
-    """The active language's number formats, read once for a table: Django's
-    `number_format` reads them again for every cell, which was two fifths of the context of
-    a 400-player standings print (docs/performance-log.md, session 27)."""
-
-    def __init__(self):
-        lang = get_language()
-        self.decimal = formats.get_format("DECIMAL_SEPARATOR", lang, use_l10n=True)
-        self.grouping = formats.get_format("NUMBER_GROUPING", lang, use_l10n=True)
-        self.thousands = formats.get_format("THOUSAND_SEPARATOR", lang, use_l10n=True)
-
-    def __call__(self, value, decimal_pos: int | None = None, *, grouping: bool) -> str:
-        # As formats.number_format(value, decimal_pos, force_grouping=grouping).
-        return numberformat.format(
-            value, self.decimal, decimal_pos, self.grouping, self.thousands,
-            force_grouping=grouping, use_l10n=True,
-        )  # fmt: skip
-
-
-def display(value: Any, column: Column, numbers: Numbers | None = None) -> str:
+def display(value: Any, column: Column) -> str:
     """A cell as the PDF and print page show it, in the active language's formats."""
     if value is None or value == "":
         return ""
     if isinstance(value, bool):
         return str(value)
-    if column.kind in ("int", "decimal") and isinstance(value, int | float | Decimal):
-        numbers = numbers or Numbers()
-        if column.kind == "int":
-            return numbers(int(value), grouping=column.number_format != "0")
-        return numbers(value, 2, grouping=True)
+    if column.kind == "int" and isinstance(value, int | float | Decimal):
+        grouping = column.number_format != "0"
+        return formats.number_format(int(value), force_grouping=grouping)
+    if column.kind == "decimal" and isinstance(value, int | float | Decimal):
+        return formats.number_format(value, 2, force_grouping=True)
     if column.kind == "date" and isinstance(value, dt.date):
         return formats.date_format(value, "SHORT_DATE_FORMAT")
     return str(value)
@@ -84,10 +64,9 @@ class DisplayTable:
         group_index = next(
             (i for i, c in enumerate(table.columns) if c.key == table.group_by), None
         )
-        rows, previous, numbers = [], object(), Numbers()
-        columns = table.columns
+        rows, previous = [], object()
         for values in table.value_rows():
-            cells = [(display(v, c, numbers), c.kind) for v, c in zip(values, columns, strict=True)]
+            cells = [(display(v, c), c.kind) for v, c in zip(values, table.columns, strict=True)]
             start = group_index is not None and values[group_index] != previous
             if group_index is not None:
                 previous = values[group_index]
@@ -96,7 +75,7 @@ class DisplayTable:
         footer_cells = (
             None
             if footer is None
-            else [(display(v, c, numbers), c.kind) for v, c in zip(footer, columns, strict=True)]
+            else [(display(v, c), c.kind) for v, c in zip(footer, table.columns, strict=True)]
         )
         return cls(str(table.title), table.columns, rows, footer_cells)
 

@@ -66,29 +66,3 @@ def test_column_kind_is_checked():
 def test_rows_may_be_mappings_or_sequences():
     table = ExportTable("T", [Column("a", "A"), Column("b", "B")], [{"b": 2}, [1]])
     assert table.value_rows() == [[None, 2], [1, None]]
-
-
-@pytest.mark.parametrize("language", ["de", "en"])
-def test_a_tables_numbers_read_as_djangos_number_format_gives_them(language):
-    """DisplayTable reads the language's separators once (rendering.Numbers), not per cell."""
-    from decimal import Decimal
-
-    from django.utils import formats, translation
-
-    from scoring.exports.rendering import DisplayTable
-
-    columns = [Column("n", "N", "int"), Column("y", "Y", "int", number_format="0"),
-               Column("d", "D", "decimal")]  # fmt: skip
-    values = [-1234567, 0, 999, 1000, 12.6, Decimal("-1234.5")]
-    rows = [{"n": v, "y": v, "d": v} for v in values]
-    with translation.override(language):
-        shown = DisplayTable.of(ExportTable("T", columns, rows, footer=[1234, 2026, 3.5]))
-        for row, v in zip(shown.rows, values, strict=True):
-            assert [text for text, _kind in row.cells] == [
-                formats.number_format(int(v), force_grouping=True),
-                formats.number_format(int(v), force_grouping=False),
-                formats.number_format(v, 2, force_grouping=True),
-            ]
-        assert [text for text, _kind in shown.footer] == (
-            ["1.234", "2026", "3,50"] if language == "de" else ["1,234", "2026", "3.50"]
-        )
