@@ -267,8 +267,9 @@ def render_pdf(html: str, *, progress: Progress | None = None, expected_pages: i
         if progress:
             progress(state["done"], max(total, state["done"]), "page")
 
-    # Layout makes hundreds of thousands of boxes and no reference cycles: the collector's
-    # walks over them were a fifth of a long print's time (docs/performance-log.md).
+    # Layout makes hundreds of thousands of boxes: the collector's walks over them while
+    # they live were a fifth of a long print's time. Some are in reference cycles (about
+    # 100,000 objects a standings part), collected once afterwards (docs/performance-log.md).
     with layout_progress(on_page if progress else None), cycle_collection_paused():
         html, options = with_print_css(html)
         document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).render(
