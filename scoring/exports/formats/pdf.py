@@ -228,9 +228,9 @@ def _forget_parsed_sheets(setting, **kwargs):
         _parsed.sheets = {}
 
 
-def print_css_link() -> str:
+def print_css_link(href: str | None = None) -> str:
     """The link to print.css as exports/document.html writes it."""
-    return f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">'
+    return f'<link rel="stylesheet" href="{escape(href or static("css/print.css"))}">'
 
 
 def with_print_css(html: str, stylesheets: list | None = None) -> tuple[str, dict]:
@@ -239,7 +239,8 @@ def with_print_css(html: str, stylesheets: list | None = None) -> tuple[str, dic
     `stylesheets`: it gives way to a document's own `<style>` whatever the selectors'
     weight; those rules came after it and repeat its selectors or set what it leaves open,
     so they won before as well. The pages are byte for byte the same (tests/exports)."""
-    link = print_css_link()
+    href = static("css/print.css")
+    link = print_css_link(href)
     if link not in html:
         return html, {"stylesheets": stylesheets or []}
     sheets = getattr(_parsed, "sheets", None)
@@ -250,7 +251,7 @@ def with_print_css(html: str, stylesheets: list | None = None) -> tuple[str, dic
         from weasyprint.text.fonts import FontConfiguration
 
         fonts = FontConfiguration()
-        url = urljoin(BASE_URL, static("css/print.css"))
+        url = urljoin(BASE_URL, href)
         sheets[link] = (CSS(url=url, url_fetcher=make_url_fetcher(), font_config=fonts), fonts)
     sheet, fonts = sheets[link]
     options = {"stylesheets": [sheet, *(stylesheets or [])], "font_config": fonts}

@@ -31,7 +31,6 @@ from contextlib import contextmanager
 from io import BytesIO
 
 from django.conf import settings
-from django.templatetags.static import static
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -312,10 +311,11 @@ def stamp_html(kinds: list[str]) -> str:
         f'<div class="stamp{" " + kind if kind else ""}">{labels if n == 0 else ""}</div>'
         for n, kind in enumerate(kinds)
     )
+    from scoring.exports.formats.pdf import print_css_link  # (WeasyPrint only when printing)
+
     return (
         '<!DOCTYPE html><html><head><meta charset="utf-8">'
-        f'<link rel="stylesheet" href="{escape(static("css/print.css"))}">'
-        f"<style>{STAMP_CSS}</style></head><body>{pages}</body></html>"
+        f"{print_css_link()}<style>{STAMP_CSS}</style></head><body>{pages}</body></html>"
     )
 
 
