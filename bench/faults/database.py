@@ -32,6 +32,7 @@ grid and its versions complete, PRAGMA integrity_check ok.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -127,24 +128,33 @@ AFTER_COMMIT = "restart between a save's commit and its answer"
 
 def restart_after_commit(desk: Desk, client: Client, number: int, url: str) -> tuple:
     """One save whose answer waits for the session row (locked here) after the sheet's commit,
-    while PostgreSQL restarts: the answer is a 503, the sheet is stored; the browser resends."""
+    while PostgreSQL restarts: the answer is a 503, the sheet is stored; the browser resends.
+    The page is opened before the lock, so that only the save can meet it (a page may write
+    the session too: the sheet page drops its "saved" note, the navigation renews its flag).
+    Returns (restart began, restart returned, what waited for the lock or None)."""
     import psycopg
 
+    desk.phase = AFTER_COMMIT
+    desk.open(client, number, random.Random(AFTER_COMMIT))
+    if number not in desk.posted:
+        now = time.monotonic()
+        return now, now, None
     locker = psycopg.connect(url)
     locker.execute("LOCK TABLE django_session IN SHARE ROW EXCLUSIVE MODE")
-    (thread,) = desk.run(AFTER_COMMIT, [client], [number], desk.save, wait=False)
-    waiting = "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s"
+    (thread,) = desk.run(AFTER_COMMIT, [client], [number], lambda c, n, _: desk.send(c, n),
+                         wait=False)  # fmt: skip
+    waiting = "SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s"
+    seen, deadline = None, time.monotonic() + 60
     with psycopg.connect(url, autocommit=True) as watcher:
-        for _ in range(500):
-            if watcher.execute(waiting, ['UPDATE "django_session"%']).fetchone():
-                break
-            time.sleep(0.02)
+        while seen is None and time.monotonic() < deadline and thread.is_alive():
+            seen = watcher.execute(waiting, ['UPDATE "django_session"%']).fetchone()
+            time.sleep(0 if seen else 0.02)
     started = time.monotonic()
     pg_ctl("restart", "-m", "fast")
     back = time.monotonic()
     locker.close()
     thread.join(timeout=600)
-    return started, back
+    return started, back, seen and seen[0]
 
 
 def _postgres_phases(args, url: str) -> int:
@@ -176,7 +186,11 @@ def _postgres_phases(args, url: str) -> int:
             took[phase] = started, time.monotonic()
             for thread in [*threads, newcomer]:
                 thread.join(timeout=600)
-        took[AFTER_COMMIT] = restart_after_commit(desk, clients[0], numbers[-1], url)
+        started, back, waited = restart_after_commit(desk, clients[0], numbers[-1], url)
+        took[AFTER_COMMIT] = started, back
+        if waited is None:
+            failures.append(f"{AFTER_COMMIT}: the save never waited for the session row, so the "
+                            "restart did not come between its commit and its answer")  # fmt: skip
         if not all(logins):
             failures.append(f"a new user could not log in after a fault: {logins}")
         status, _ = Client(base).request("/healthz")
