@@ -230,6 +230,19 @@ def run_hall(args) -> int:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def truncate_wal(database: Path, seconds: float = 10) -> None:
+    """Empty SQLite's WAL file before the disk is filled. After a checkpoint SQLite writes
+    into the WAL file's blocks again from its start: a small write (a phone naming its seat)
+    then lands on a full disk without a new block, as it did once here; from an empty WAL
+    file every write needs one. Tried again while a reader holds the WAL."""
+    deadline = time.monotonic() + seconds
+    with closing(sqlite3.connect(database, timeout=seconds)) as raw:
+        while raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"could not empty the WAL of {database} in {seconds:g} s")
+            time.sleep(0.05)
+
+
 def _hall_phases(args, disk: Path, data: Path, halls: list) -> int:
     from django.db import connections
 
@@ -288,6 +301,7 @@ def _hall_phases(args, disk: Path, data: Path, halls: list) -> int:
     for old in archived():
         old.unlink()  # the loop writes it again at its next tick: into the full disk
     logged = log_path.stat().st_size
+    truncate_wal(folder / "romme.sqlite3")
     filler = fill(disk)
     free = os.statvfs(disk).f_bavail
 
