@@ -118,9 +118,10 @@ def test_each_sheet_fills_its_one_page(
         # The hands get what the page leaves, between the row's least and most height.
         assert sheet_page.ROW_MM[0] <= sheet.row_mm <= sheet_page.ROW_MM[1]
         room = sheet_page.AREA_MM - heights[0]
-        assert sheet.row_mm == sheet_page.ROW_MM[1] or room < sheet_page.SPARE_MM + len(
-            sheet.hands
-        ) * 0.1 + 2.0, (where, room)
+        assert (
+            sheet.row_mm == sheet_page.ROW_MM[1]
+            or room < sheet_page.SPARE_MM + len(sheet.hands) * 0.1 + 2.0
+        ), (where, room)
     assert context["one_page"] == (fitting == len(sheets))
     assert fitting >= len(sheets) - 1  # (only a six-player table may not fit, as below)
 

@@ -14,6 +14,13 @@ from django.utils.translation import gettext_lazy
 
 from clubs.permissions import SCORER
 from scoring.exports.exporters.seating import club_short
+from scoring.exports.exporters.sheet_page import (
+    SUB_PT,
+    Look,
+    row_mm,
+    signature_rows,
+    sub_font,
+)
 from scoring.exports.grids import PAGE_MM, _em
 from scoring.exports.parts import PX_PER_MM, sheet_parts
 from scoring.exports.registry import Exporter, register
@@ -58,6 +65,9 @@ class PrefilledSheet:
     phone: bool = False  # the QR leads to the table link (players' phones)
     qr_problem: str = ""  # codes.link_problem: why no QR is printed
     grid: int = 0  # the drawing of its empty score cells (ScoreSheetsExporter.context)
+    look: int = 0  # its row height and header font (ScoreSheetsExporter.context: looks)
+    row_mm: float = 0.0  # a hand's row (sheet_page: what the page leaves for them)
+    signatures: list[list[str]] = field(default_factory=list)  # the labels, row by row
 
 
 def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True):
@@ -121,8 +131,6 @@ def prefilled_sheets(series: Series, *, base_url: str = "", with_qr: bool = True
     return sheets
 
 
-GRID_MM, MIN_ROW_MM = 132, 4.4  # the room of the hands' rows on the page, a row at least
-ONE_PAGE_HANDS, ONE_PAGE_PLAYERS = 29, 4  # a sheet known to fit one page (performance log)
 DEALER_MM = (34.0, 58.0)  # the dealer column: at least, at most (the players share the rest)
 DEALER_PT = (8.0, 6.0)  # its font size, shrunk down to the second for longer names
 CELL_PADDING_MM = 2 * 1.4 + 0.4
@@ -181,26 +189,51 @@ def grid_drawing(columns: int, hands: int, dealers: list[int], *, melded: bool,
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
-def grid_drawings(sheets: list[PrefilledSheet], *, melded: bool, dealer_mm: float,
-                  row_mm: float) -> list[str]:  # fmt: skip
+def player_mm(dealer_mm: float, players: int) -> float:
+    """A player's share of the grid's width (both columns with the melded points): what the
+    fixed table layout leaves of the page after the hand and dealer columns and padding."""
+    return (PAGE_MM - HAND_MM - dealer_mm - 4 * HEADER_PADDING_MM) / max(1, players)
+
+
+def grid_drawings(sheets: list[PrefilledSheet], *, melded: bool,
+                  dealer_mm: float) -> list[str]:  # fmt: skip
     """The distinct drawings of the sheets' empty cells; each sheet's `grid` is the index of
     its own (sheets with the same players' count and first dealer share one, which
     WeasyPrint reads once)."""
-    # The players' columns share what the fixed table layout leaves of the page after the
-    # hand and dealer columns (each with its padding).
-    free_mm = PAGE_MM - HAND_MM - dealer_mm - 4 * HEADER_PADDING_MM
     drawings: dict[str, int] = {}
     for sheet in sheets:
         if not sheet.players or not sheet.hands:
             continue
-        columns = len(sheet.players) * (2 if melded else 1)
-        cell_px = max(1.0, free_mm * PX_PER_MM / columns)
+        per_player = 2 if melded else 1
+        columns = len(sheet.players) * per_player
+        cell_px = max(1.0, player_mm(dealer_mm, len(sheet.players)) * PX_PER_MM / per_player)
         drawing = grid_drawing(
             columns, len(sheet.hands), [h.dealer for h in sheet.hands], melded=melded,
-            cell_px=cell_px, row_px=row_mm * PX_PER_MM,
+            cell_px=cell_px, row_px=sheet.row_mm * PX_PER_MM,
         )  # fmt: skip
         sheet.grid = drawings.setdefault(drawing, len(drawings))
     return list(drawings)
+
+
+def lay_out(sheets: list[PrefilledSheet], *, melded: bool, dealer_mm: float):
+    """Give each sheet its signatures' rows, its hands' row height and its look (an index
+    into the distinct looks returned); and whether every sheet fits its one page."""
+    looks: dict[Look, int] = {}
+    fits = True
+    labels = (_("points"), _("melded"))
+    headers = [_("Seat"), _("Player"), _("Club"), _("Number")]
+    for sheet in sheets:
+        sheet.signatures = signature_rows(
+            [f"{p.seat}. {p.name}" for p in sheet.players] + [_("Scorer")]
+        )
+        share = player_mm(dealer_mm, len(sheet.players))
+        columns = [*headers, _("Seat code")] if sheet.phone else headers
+        sheet.row_mm, fit = row_mm(sheet, melded=melded, player_mm=share, headers=columns)
+        fits = fits and fit
+        sub = sub_font(share, labels) if melded and sheet.players else SUB_PT
+        look = Look(f"{sheet.row_mm:.1f}mm", "" if sub == SUB_PT else f"{sub:.2f}pt")
+        sheet.look = looks.setdefault(look, len(looks))
+    return list(looks), fits
 
 
 @register
@@ -252,28 +285,23 @@ class ScoreSheetsExporter(Exporter):
 
     def context(self, series, *, base_url: str = ""):
         sheets = prefilled_sheets(series, base_url=base_url)
-        hands = max((len(s.hands) for s in sheets), default=0)
-        # The grid fills what the header, signatures and margins leave of an A4 page.
-        row_mm = max(MIN_ROW_MM, min(7.5, GRID_MM / hands)) if hands else 8.0
         dealer_mm, dealer_pt = dealer_column(sheets)
         melded = series.event.ruleset.needs_melded
-        grids = grid_drawings(sheets, melded=melded, dealer_mm=dealer_mm, row_mm=row_mm)
+        looks, fits = lay_out(sheets, melded=melded, dealer_mm=dealer_mm)
+        grids = grid_drawings(sheets, melded=melded, dealer_mm=dealer_mm)
         return {
             "grid_drawings": grids,
+            "looks": looks,
             "dealer_width": f"{dealer_mm:.1f}mm",
             "dealer_font": f"{dealer_pt:.2f}pt",
             "series": series,
             "event": series.event,
             "sheets": sheets,
             "needs_melded": melded,
-            "row_height": f"{row_mm:.1f}mm",
-            # A sheet of up to four players, 29 hands and names that fit the dealer column at
-            # its full font fits its page (the rows shrink to 132 mm); a fifth player's rows
-            # or long names that wrap can run onto a second page, and a long print then
-            # numbers its pages after joining the parts (performance log, session 23).
-            "one_page": hands <= ONE_PAGE_HANDS
-            and dealer_pt == DEALER_PT[0]
-            and max((len(s.players) for s in sheets), default=0) <= ONE_PAGE_PLAYERS,
+            # Every sheet fits its page unless its hands would need rows below ROW_MM[0]:
+            # then it runs onto a second page, and a long print numbers its pages after
+            # joining the parts.
+            "one_page": fits,
         }
 
     def pdf_parts(self, context, workers):

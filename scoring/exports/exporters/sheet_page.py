@@ -17,7 +17,6 @@ from scoring.exports.grids import PAGE_MM, _em
 
 PT_MM = 25.4 / 72
 REGULAR, BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
-LINE_EM = 1.164  # DejaVu Sans: a line is its ascent plus descent
 
 # The page (print.css): A4 less the top and bottom margins; a little is kept back for what
 # the model rounds (a line's width read from the advances, borders).
@@ -48,7 +47,7 @@ SIGNATURE_SIDES_MM = 4.0
 
 @dataclass(frozen=True)
 class Look:
-    """The CSS values of one kind of sheet, written as print.css reads them (never localised)."""
+    """The CSS of one kind of sheet in the template's head, as text (never localised)."""
 
     row: str  # a hand's row, "6.2mm"
     sub: str  # the melded points' header font, "6.10pt" ("" for print.css's own)
