@@ -128,9 +128,12 @@ AFTER_COMMIT = "restart between a save's commit and its answer"
 
 def restart_after_commit(desk: Desk, client: Client, number: int, url: str) -> tuple:
     """One save whose answer waits for the session row (locked here) after the sheet's commit,
-    while PostgreSQL restarts: the answer is a 503, the sheet is stored; the browser resends.
-    The page is opened before the lock, so that only the save can meet it (a page may write
-    the session too: the sheet page drops its "saved" note, the navigation renews its flag).
+    and PostgreSQL ends its connection and restarts: the answer is a 503, the sheet is stored;
+    the browser resends. The page is opened before the lock, so that only the save can meet
+    it (a page may write the session too: the sheet page drops its "saved" note, the
+    navigation renews its flag). The waiting connection is ended first, as a fast shutdown
+    ends it: the shutdown alone ends every connection at once, and on a busy machine the
+    locker's could end first and let the waiting write through (once in six runs of all parts).
     Returns (restart began, restart returned, what waited for the lock or None)."""
     import psycopg
 
@@ -143,18 +146,21 @@ def restart_after_commit(desk: Desk, client: Client, number: int, url: str) -> t
     locker.execute("LOCK TABLE django_session IN SHARE ROW EXCLUSIVE MODE")
     (thread,) = desk.run(AFTER_COMMIT, [client], [number], lambda c, n, _: desk.send(c, n),
                          wait=False)  # fmt: skip
-    waiting = "SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s"
+    waiting = ("SELECT pid, query FROM pg_stat_activity "
+               "WHERE wait_event_type = 'Lock' AND query LIKE %s")  # fmt: skip
     seen, deadline = None, time.monotonic() + 60
     with psycopg.connect(url, autocommit=True) as watcher:
         while seen is None and time.monotonic() < deadline and thread.is_alive():
             seen = watcher.execute(waiting, ['UPDATE "django_session"%']).fetchone()
             time.sleep(0 if seen else 0.02)
-    started = time.monotonic()
+        started = time.monotonic()
+        if seen:
+            watcher.execute("SELECT pg_terminate_backend(%s)", [seen[0]])
     pg_ctl("restart", "-m", "fast")
     back = time.monotonic()
     locker.close()
     thread.join(timeout=600)
-    return started, back, seen and seen[0]
+    return started, back, seen and seen[1]
 
 
 def _postgres_phases(args, url: str) -> int:
