@@ -14,13 +14,14 @@ import math
 from dataclasses import dataclass
 
 from scoring.exports.grids import PAGE_MM, _em
+from scoring.exports.parts import PORTRAIT_PX, PX_PER_MM, _lines
 
 PT_MM = 25.4 / 72
 REGULAR, BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
 
 # The page (print.css): A4 less the top and bottom margins; a little is kept back for what
 # the model rounds (a line's width read from the advances, borders).
-AREA_MM = 297 - 18 - 16
+AREA_MM = PORTRAIT_PX / PX_PER_MM
 SPARE_MM = 3.0
 ROW_MM = (4.2, 7.5)  # a hand's row: at least (a written number; the hand's 9.5 pt line), at most
 
@@ -55,7 +56,7 @@ class Look:
 
 def lines(text: str, pt: float, room_mm: float, font: str = REGULAR) -> int:
     """1 when `text` fits `room_mm` on one line, else 2: the cell is cut to two lines."""
-    return 1 if _em(text, font) * pt * PT_MM <= room_mm * 0.97 else 2
+    return min(2, _lines(text, pt, room_mm * 0.97, font))
 
 
 def signature_rows(labels: list[str]) -> list[list[str]]:
@@ -94,8 +95,8 @@ def fixed_mm(sheet, *, melded: bool, player_mm: float, headers: list[str]) -> fl
     if melded:
         grid += GRID_SUB_MM
     signatures = SIGNATURES_GAP_MM
+    room = PAGE_MM / len(sheet.signatures[0]) - SIGNATURE_SIDES_MM  # (the scorer's at least)
     for row in sheet.signatures:
-        room = PAGE_MM / len(sheet.signatures[0]) - SIGNATURE_SIDES_MM
         second = max(lines(label, 8, room) for label in row) - 1
         signatures += SIGNATURE_ROW_MM + SIGNATURE_LINE_MM * second
     note = NOTE_MM + (NOTE_LINE_MM if sheet.phone else 0)
