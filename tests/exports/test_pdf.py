@@ -248,3 +248,21 @@ def test_the_fetcher_draws_only_its_own_qr_urls():
         assert qr_text(foreign) is None
         with pytest.raises(pdf.FetchRefused):
             StaticOnlyFetcher().fetch(foreign)
+
+
+def test_parsing_print_css_first_writes_no_step_lines_to_the_console(monkeypatch, caplog):
+    """A thread's first print parses print.css before any layout; WeasyPrint's "Step 2"
+    record went to the console (and the hall's log) before the progress handler was in."""
+    import logging
+
+    progress_logger = logging.getLogger("weasyprint.progress")
+    monkeypatch.setattr(pdf, "_handler_installed", False)
+    monkeypatch.setattr(progress_logger, "handlers", [])
+    monkeypatch.setattr(progress_logger, "propagate", True)
+    monkeypatch.setattr(pdf._parsed, "sheets", {}, raising=False)
+    caplog.set_level(logging.INFO)
+
+    html, options = pdf.with_print_css(f"<html>{pdf.print_css_link()}<p>x</p></html>")
+
+    assert options["stylesheets"] and "print.css" not in html
+    assert not [r for r in caplog.records if r.name.startswith("weasyprint.progress")]

@@ -247,6 +247,8 @@ def with_print_css(html: str, stylesheets: list | None = None) -> tuple[str, dic
     if sheets is None:
         sheets = _parsed.sheets = {}
     if link not in sheets:
+        # Parsing logs a "Step 2" record: before a thread's first layout, to the console.
+        _install_handler()
         from weasyprint import CSS
         from weasyprint.text.fonts import FontConfiguration
 
