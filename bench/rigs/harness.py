@@ -88,6 +88,17 @@ def analyze() -> None:
             cursor.execute("ANALYZE")
 
 
+def kept_connection_warmup() -> int:
+    """Calls before timing a path as a server's kept connection runs it (CONN_MAX_AGE):
+    psycopg prepares a statement on its run after `prepare_threshold` (romme/settings.py),
+    so a new connection's first runs have PostgreSQL plan every statement afresh, which a
+    server's connection did long before. One on SQLite (Python's and SQLite's caches)."""
+    from django.db import connection
+
+    threshold = connection.settings_dict.get("OPTIONS", {}).get("prepare_threshold")
+    return 1 if threshold is None else threshold + 1
+
+
 def measure(
     operation: str,
     size: str,

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import argparse
 
-from bench.rigs.harness import Measurement, measure, print_table, setup_django, teardown_django
+from bench.rigs.harness import (
+    Measurement,
+    kept_connection_warmup,
+    measure,
+    print_table,
+    setup_django,
+    teardown_django,
+)
 
 # The floors read the same derived rows as the pages (scoring_seattotal, per sheet and seat);
 # HAND_FLOOR_SQL sums every hand seat instead, as the pages did before seat totals existed.
@@ -112,16 +119,27 @@ def measurements(event, season, runs: int) -> list[Measurement]:
         return run
 
     rows: list[Measurement] = []
-    floor = measure("floor: one SQL SUM GROUP BY", "large", _floor(FLOOR_SQL, event.pk), runs=runs)
+    # Every path as a server's kept connection runs it (PostgreSQL's prepared statements).
+    warm = kept_connection_warmup()
+    floor = measure(
+        "floor: one SQL SUM GROUP BY", "large", _floor(FLOOR_SQL, event.pk), runs=runs, warmup=warm
+    )
     rows.append(floor)
     rows.append(
-        measure("floor over hand seats", "large", _floor(HAND_FLOOR_SQL, event.pk), runs=runs)
+        measure(
+            "floor over hand seats",
+            "large",
+            _floor(HAND_FLOOR_SQL, event.pk),
+            runs=runs,
+            warmup=warm,
+        )
     )
     core = measure(
         "event_standing (aggregate + rank)",
         "large",
         lambda: selectors.event_standing(event, only_published=False),
         runs=runs,
+        warmup=warm,
     )
     rows.append(core)
     for label, url, budget in (
@@ -134,10 +152,14 @@ def measurements(event, season, runs: int) -> list[Measurement]:
         ("JSON individual", api, 60),
         ("JSON teams, series 3", api + "?competition=team&series=3", 60),
     ):
-        rows.append(measure(label, "large", get(url), runs=runs, budget_ms=budget))
+        rows.append(measure(label, "large", get(url), runs=runs, warmup=warm, budget_ms=budget))
 
     season_floor = measure(
-        "floor: season SQL SUM GROUP BY", "season", _floor(SEASON_FLOOR_SQL, season.pk), runs=runs
+        "floor: season SQL SUM GROUP BY",
+        "season",
+        _floor(SEASON_FLOOR_SQL, season.pk),
+        runs=runs,
+        warmup=warm,
     )
     rows.append(season_floor)
     rows.append(
@@ -146,6 +168,7 @@ def measurements(event, season, runs: int) -> list[Measurement]:
             "season",
             lambda: standings_season.season_standing(season, only_published=False),
             runs=runs,
+            warmup=warm,
             budget_ms=200,
         )
     )
@@ -155,6 +178,7 @@ def measurements(event, season, runs: int) -> list[Measurement]:
             "season",
             get(reverse("standings:season", args=[season.pk])),
             runs=runs,
+            warmup=warm,
             budget_ms=200,
         )
     )
