@@ -360,6 +360,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # WeasyPrint's "Step …" records feed the prints' progress bars (scoring.exports.formats.pdf),
+    # in every process from its first parsed style sheet on; never the console or the hall's log.
+    "loggers": {"weasyprint.progress": {"level": "INFO", "propagate": False}},
 }
 if HALL_MODE and HALL_DATA_DIR.is_dir():  # (not for the doctor looking at a new folder)
     # A log in the data folder as well: what a club's helper sends along when asking for help.

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from scoring.exports.formats import pdf
+from scoring.exports.formats import pdf, pdf_parts
 from scoring.exports.registry import get_exporter
 from scoring.exports.rendering import render_document, render_export
 from tests.exports.conftest import IMG_NAME, dealers_by_hand, pdf_text, read_pdf
@@ -250,18 +250,31 @@ def test_the_fetcher_draws_only_its_own_qr_urls():
             StaticOnlyFetcher().fetch(foreign)
 
 
-def test_parsing_print_css_first_writes_no_step_lines_to_the_console(monkeypatch, caplog):
-    """A thread's first print parses print.css before any layout; WeasyPrint's "Step 2"
-    record went to the console (and the hall's log) before the progress handler was in."""
+def test_a_style_sheet_parsed_before_any_layout_writes_no_step_lines_to_the_console(
+    monkeypatch, caplog
+):
+    """A part worker parses its page-number sheet, and a thread its print.css, before any
+    layout; WeasyPrint's "Step 2" records went to the console (and the hall's log) before
+    the progress handler was in. Django's logging configuration keeps them out."""
     import logging
+    import logging.config
+
+    from django.conf import settings
+    from weasyprint import CSS
 
     progress_logger = logging.getLogger("weasyprint.progress")
-    monkeypatch.setattr(pdf, "_handler_installed", False)
     monkeypatch.setattr(progress_logger, "handlers", [])
     monkeypatch.setattr(progress_logger, "propagate", True)
+    monkeypatch.setattr(progress_logger, "level", logging.NOTSET)
+    monkeypatch.setattr(pdf, "_handler_installed", False)
     monkeypatch.setattr(pdf._parsed, "sheets", {}, raising=False)
+    # As django.setup() in a new process, for this logger alone (the root keeps caplog's).
+    logging.config.dictConfig(
+        {"version": 1, "incremental": True, "loggers": settings.LOGGING["loggers"]}
+    )
     caplog.set_level(logging.INFO)
 
+    CSS(string=pdf_parts.NO_PAGE_NUMBER_CSS)
     html, options = pdf.with_print_css(f"<html>{pdf.print_css_link()}<p>x</p></html>")
 
     assert options["stylesheets"] and "print.css" not in html

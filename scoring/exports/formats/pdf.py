@@ -191,11 +191,8 @@ def _install_handler() -> None:
     with _callbacks_lock:
         if _handler_installed:
             return
-        progress_logger = logging.getLogger("weasyprint.progress")
-        progress_logger.addHandler(_LayoutProgressHandler())
-        # The page-by-page records feed the progress bars; keep them out of the console.
-        progress_logger.setLevel(logging.INFO)
-        progress_logger.propagate = False
+        # (Kept out of the console by settings.LOGGING.)
+        logging.getLogger("weasyprint.progress").addHandler(_LayoutProgressHandler())
         _handler_installed = True
 
 
@@ -247,8 +244,6 @@ def with_print_css(html: str, stylesheets: list | None = None) -> tuple[str, dic
     if sheets is None:
         sheets = _parsed.sheets = {}
     if link not in sheets:
-        # Parsing logs a "Step 2" record: before a thread's first layout, to the console.
-        _install_handler()
         from weasyprint import CSS
         from weasyprint.text.fonts import FontConfiguration
 
