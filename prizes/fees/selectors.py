@@ -176,6 +176,27 @@ def summarise(rows: list[PaymentRow]) -> CashSummary:
     )
 
 
+@dataclass(frozen=True)
+class _Owed:
+    status: str
+    due: Decimal
+    amount: Decimal
+
+
 def cash_summary(event: Event) -> CashSummary:
-    """Collected (cash + transfer: the pot), waived and owed, with counts."""
-    return summarise(payment_rows(event))
+    """Collected (cash + transfer: the pot), waived and owed, with counts: the sums of
+    `payment_rows` from the three columns they need (the prize list reads it for every
+    render; names, clubs and who recorded a payment are not needed there)."""
+    schedule = fee_schedule(event)
+    categories = _categories_of(event, schedule)
+    people = (
+        Participant.objects.filter(event=event)
+        .order_by()
+        .values_list("pk", "entry_payment__status", "entry_payment__amount")
+    )
+    return summarise(
+        [
+            _Owed(status or Status.OPEN, schedule.due(categories.get(pk, ())), amount or ZERO)
+            for pk, status, amount in people
+        ]
+    )

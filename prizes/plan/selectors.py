@@ -1,12 +1,11 @@
 """The prize list of an event: the plan's lines handed out over the stored standings by the
 payout rule (`rules.payout`); nothing here decides a prize.
 
-Reads: the event's overall standings (individual, and pairs and teams when the plan pays
-them) in one `event_standings` call, each series' and each day's standing when the plan
-pays series or day prizes (one call each), the category standings when it pays
-categories, who is withdrawn or disqualified (one query), the plan and the collected fees.
-The number of queries does not grow with the field; it grows by a few per series and day
-the plan pays for (each is its own standing).
+Reads: the event's standings (individual, and pairs and teams when the plan pays them)
+from one `standing_inputs` read, ranked overall and, when the plan pays series or day
+prizes, for each series and day; the category standings when it pays categories, who is
+withdrawn or disqualified (one query), the plan and the collected fees. The number of
+queries grows neither with the field nor with the series and days.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from rules.payout import (
 )
 from rules.payout import payout as hand_out
 from scoring.standings import labels
-from scoring.standings.selectors import event_standing, event_standings
+from scoring.standings.selectors import standing_inputs
 from tournaments.models import Category, Event, Participant, Series
 
 try:  # the entry fees (prizes.fees) land beside this module
@@ -180,8 +179,14 @@ def read_standings(
     kinds = [labels.INDIVIDUAL] + [
         GROUP_COMPETITIONS[c] for c in ("pairs", "teams") if c in competitions
     ]
-    options = {"include_entered": include_entered, "only_published": only_published}
-    overall = event_standings(event, competitions=tuple(kinds), **options)
+    # Every scope from one read: the overall standings, each series' and each day's.
+    inputs = standing_inputs(
+        event,
+        competitions=tuple(kinds),
+        include_entered=include_entered,
+        only_published=only_published,
+    )
+    overall = inputs.standings()
     individual = overall[labels.INDIVIDUAL]
     out = [_standing("overall", "", competition_label("overall"), individual, ineligible)]
     provisional = individual.provisional
@@ -191,17 +196,19 @@ def read_standings(
             provisional |= standing.provisional
             label = competition_label(competition)
             out.append(_standing(competition, "", label, standing, ineligible, group=True))
+    only_individual = (labels.INDIVIDUAL,)
     if "series" in competitions:
         for s in individual.series:
             if s["kind"] != Series.Kind.REGULAR:
                 continue
-            standing = event_standing(event, scope=labels.SERIES, number=s["number"], **options)
+            standing = inputs.standings(labels.SERIES, s["number"], only_individual)
+            standing = standing[labels.INDIVIDUAL]
             provisional |= standing.provisional
             label = competition_label("series", str(s["number"]))
             out.append(_standing("series", s["number"], label, standing, ineligible))
     if "day" in competitions:
         for day in individual.days:
-            standing = event_standing(event, scope=labels.DAY, number=day, **options)
+            standing = inputs.standings(labels.DAY, day, only_individual)[labels.INDIVIDUAL]
             provisional |= standing.provisional
             label = competition_label("day", str(day))
             out.append(_standing("day", day, label, standing, ineligible))

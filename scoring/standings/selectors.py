@@ -213,38 +213,134 @@ def event_standings(
 ) -> dict[str, EventStanding]:
     """:func:`event_standing` of several competitions at once (the hall display): the
     series, the aggregate and the participants are read once, each competition ranked once."""
+    inputs = standing_inputs(
+        event,
+        competitions=competitions,
+        scopes=[(scope, number)],
+        include_entered=include_entered,
+        only_published=only_published,
+    )
+    return inputs.standings(scope, number)
+
+
+def _counted(regular: list[dict], scope: str, number: int | None) -> list[dict]:
+    if scope == SERIES:
+        return [s for s in regular if s["number"] == number]
+    if scope == DAY:
+        return [s for s in regular if s["day"] == number]
+    return regular
+
+
+@dataclass
+class StandingInputs:
+    """What an event's standings read (the series, the aggregate, the people and groups),
+    read once and ranked for any scope it covers: a print or the prize list ranks the
+    overall standing, every series and every day from one read (4 queries, not 4 a scope)."""
+
+    event: Event
+    competitions: tuple[str, ...]
+    series: list[dict]
+    days: list[int]
+    results: list[SeriesResult]  # per participant and series, by series number
+    info: dict[int, dict]
+    groups_of: dict
+    chain: tuple[str, ...]
+    include_entered: bool
+    only_published: bool
+
+    @property
+    def regular(self) -> list[dict]:
+        return [s for s in self.series if s["kind"] == Series.Kind.REGULAR]
+
+    def standings(
+        self, scope: str = OVERALL, number: int | None = None, competitions=None
+    ) -> dict[str, EventStanding]:
+        if scope not in SCOPES:
+            raise ValueError(f"unknown scope {scope!r}")
+        competitions = self.competitions if competitions is None else tuple(competitions)
+        if any(c not in self.competitions for c in competitions):
+            raise ValueError(f"{competitions!r} were not read")
+        counted = _counted(self.regular, scope, number)
+        counted_ids = {s["id"] for s in counted}
+        playoff_ids = set()
+        if scope == OVERALL:
+            playoff_ids = {s["id"] for s in self.series if s["kind"] == Series.Kind.PLAYOFF}
+        by_participant: dict[int, list[SeriesResult]] = defaultdict(list)
+        playoff_results = []
+        for r in self.results:
+            if r.series_id in counted_ids:
+                by_participant[r.participant_id].append(r)
+            elif r.series_id in playoff_ids:
+                playoff_results.append(r)
+        event, chain = self.event, self.chain
+        numbers = [s["number"] for s in counted]
+        out = {}
+        for competition in competitions:
+            if competition == INDIVIDUAL:
+                ranked, rows = _rank_individuals(
+                    event, chain, by_participant, playoff_results, self.info
+                )
+            else:
+                ranked, rows = _rank_groups(
+                    event, chain, self.groups_of[competition], by_participant, self.info, numbers
+                )
+            standing = EventStanding(
+                event=event,
+                competition=competition,
+                scope=scope,
+                number=number,
+                rows=rows,
+                chain=chain,
+                series=self.series,
+                counted_series=numbers,
+                provisional=self.include_entered and any(r.provisional for r in rows),
+                only_published=self.only_published,
+                ties=[],
+                lots_seed=event.lots_seed,
+                days=self.days,
+                ties_policy=event.ruleset.ties,
+            )
+            if competition == INDIVIDUAL and scope == OVERALL:
+                lines = [int(x) for x in (event.prize_lines or [1])]
+                by_key = {row.key: row for row in rows}
+                standing.ties = [
+                    [by_key[r.key] for r in group] for group in core.ties_on_lines(ranked, lines)
+                ]
+            out[competition] = standing
+        return out
+
+
+def standing_inputs(
+    event: Event,
+    *,
+    competitions=COMPETITIONS,
+    scopes=None,
+    include_entered: bool = False,
+    only_published: bool = True,
+) -> StandingInputs:
+    """Read what the standings of ``competitions`` need in ``scopes`` ((scope, number)
+    pairs; None: every scope, the overall and each series and day). Queries: series,
+    aggregate, participants (individual), the groups (pairs and teams; with the members'
+    names when individual is not read)."""
+    competitions = tuple(competitions)
     if any(c not in COMPETITIONS for c in competitions):
         raise ValueError(f"unknown competition in {competitions!r}")
-    if scope not in SCOPES:
-        raise ValueError(f"unknown scope {scope!r}")
+    if scopes is not None and any(scope not in SCOPES for scope, _number in scopes):
+        raise ValueError(f"unknown scope in {scopes!r}")
     series = _visible_series(event, only_published)
     regular = [s for s in series if s["kind"] == Series.Kind.REGULAR]
-    days = sorted({s["day"] for s in regular})
-    if scope == SERIES:
-        counted = [s for s in regular if s["number"] == number]
-    elif scope == DAY:
-        counted = [s for s in regular if s["day"] == number]
+    if scopes is None:
+        wanted = {s["id"] for s in series}
     else:
-        counted = regular
-    counted_ids = {s["id"] for s in counted}
-    playoff_ids = {s["id"] for s in series if s["kind"] == Series.Kind.PLAYOFF}
-    wanted = counted_ids | (playoff_ids if scope == OVERALL else set())
-
+        wanted = {s["id"] for scope, number in scopes for s in _counted(regular, scope, number)}
+        if any(scope == OVERALL for scope, _number in scopes):
+            wanted |= {s["id"] for s in series if s["kind"] == Series.Kind.PLAYOFF}
     results = aggregate([s for s in series if s["id"] in wanted], include_entered=include_entered)
     results.sort(key=lambda r: (r.number, r.participant_id))
-    by_participant: dict[int, list[SeriesResult]] = defaultdict(list)
-    playoff_results = []
-    for r in results:
-        if r.series_id in counted_ids:
-            by_participant[r.participant_id].append(r)
-        else:
-            playoff_results.append(r)
-
     ruleset = event.ruleset
     chain = ranking_chain(
         metrics.normalize_chain(event.tie_break_chain or metrics.DEFAULT_CHAIN), ruleset.ties
     )
-    numbers = [s["number"] for s in counted]
     group_kinds = [c for c in competitions if c != INDIVIDUAL]
     if INDIVIDUAL in competitions:
         info = _participant_info(event)
@@ -252,38 +348,18 @@ def event_standings(
     else:  # groups only: the members' names come with the groups
         info = {}
         groups_of = _groups(event, group_kinds, info)
-    out = {}
-    for competition in competitions:
-        if competition == INDIVIDUAL:
-            ranked, rows = _rank_individuals(event, chain, by_participant, playoff_results, info)
-        else:
-            ranked, rows = _rank_groups(
-                event, chain, groups_of[competition], by_participant, info, numbers
-            )
-        standing = EventStanding(
-            event=event,
-            competition=competition,
-            scope=scope,
-            number=number,
-            rows=rows,
-            chain=chain,
-            series=series,
-            counted_series=numbers,
-            provisional=include_entered and any(r.provisional for r in rows),
-            only_published=only_published,
-            ties=[],
-            lots_seed=event.lots_seed,
-            days=days,
-            ties_policy=ruleset.ties,
-        )
-        if competition == INDIVIDUAL and scope == OVERALL:
-            lines = [int(x) for x in (event.prize_lines or [1])]
-            by_key = {row.key: row for row in rows}
-            standing.ties = [
-                [by_key[r.key] for r in group] for group in core.ties_on_lines(ranked, lines)
-            ]
-        out[competition] = standing
-    return out
+    return StandingInputs(
+        event=event,
+        competitions=competitions,
+        series=series,
+        days=sorted({s["day"] for s in regular}),
+        results=results,
+        info=info,
+        groups_of=groups_of,
+        chain=chain,
+        include_entered=include_entered,
+        only_published=only_published,
+    )
 
 
 def _rank_individuals(event, chain, by_participant, playoff_results, info):

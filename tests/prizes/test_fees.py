@@ -180,6 +180,8 @@ def test_the_cash_summary_counts_withdrawn_and_disqualified_players_too(organise
     assert (summary.cash_count, summary.transfer_count, summary.waived_count) == (2, 1, 1)
     assert summary.open_count == 2
     assert {r.participant_id for r in selectors.unpaid(event)} == {adults[2].pk, adults[3].pk}
+    # the prize list's read of three columns sums what the fee list's rows sum
+    assert summary == selectors.summarise(selectors.payment_rows(event))
 
 
 @pytest.mark.parametrize("size", [10, 60])

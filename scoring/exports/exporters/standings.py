@@ -119,8 +119,11 @@ def standings_tables(event, *, detail: bool = True) -> list[ExportTable]:
     days) every day: one table each, from confirmed sheets of every series (published or
     not)."""
 
+    # Every scope from one read (the prints' sheets: confirmed, published or not).
+    inputs = selectors.standing_inputs(event, include_entered=False, only_published=False)
+
     def standing(competition=labels.INDIVIDUAL, scope=labels.OVERALL, number=None):
-        return confirmed_standings(event, (competition,), scope, number)[competition]
+        return inputs.standings(scope, number, (competition,))[competition]
 
     pending = pending_series(event)
     overall = standing()

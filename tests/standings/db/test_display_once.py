@@ -40,3 +40,51 @@ def test_several_competitions_at_once_equal_one_at_a_time(db):
         assert [(r.rank, r.key, r.total) for r in standing.rows] == [
             (r.rank, r.key, r.total) for r in alone.rows
         ]
+
+
+def _shape(standing):
+    rows = [
+        (r.rank, r.key, r.total, r.values, r.provisional, r.series_totals, r.reason)
+        for r in standing.rows
+    ]
+    ties = [[r.key for r in tie] for tie in standing.ties]
+    return rows, ties, standing.counted_series, standing.days, standing.provisional
+
+
+@pytest.mark.parametrize("include_entered", [False, True])
+@pytest.mark.parametrize("only_published", [False, True])
+def test_every_scope_from_one_read_equals_its_own_read(club_a, include_entered, only_published):
+    """The prints and the prize list rank every scope from one read of all series: each
+    standing must be what the page's read of that scope alone gives, playoffs, entered
+    sheets, unpublished series and several days included."""
+    from scoring.standings.labels import COMPETITIONS, DAY, OVERALL, SERIES
+    from tests.standings.db.conftest import add_series, make_event
+
+    event, (a, b, c, d) = make_event(club_a, chain=("total", "hands_won"), prize_lines=(1, 2))
+    H = [(0, False, [(0, 20), (5, -5), (5, -5), (10, -10)])]
+    add_series(event, [a, b, c, d], H, day=1)
+    add_series(event, [b, a, d, c], H, day=1, status="entered")
+    add_series(event, [c, d, a, b], H, day=2, published=False)
+    add_series(event, [a, b], [(1, False, [(10, -10), (0, 10)])], kind="playoff", day=2)
+    scopes = [(OVERALL, None), (SERIES, 1), (SERIES, 2), (SERIES, 3), (DAY, 1), (DAY, 2)]
+    options = {"include_entered": include_entered, "only_published": only_published}
+    inputs = selectors.standing_inputs(event, **options)
+    for scope, number in scopes:
+        together = inputs.standings(scope, number)
+        for competition in COMPETITIONS:
+            alone = selectors.event_standings(
+                event, competitions=(competition,), scope=scope, number=number, **options
+            )[competition]
+            assert _shape(together[competition]) == _shape(alone), (scope, number, competition)
+    # not a comparison of empty lists: the overall standing has every player
+    overall = inputs.standings()["individual"]
+    assert len(overall.rows) == 4 and overall.counted_series
+
+
+def test_a_competition_not_read_is_refused(club_a):
+    event = generated(club_a, 8, series=1)
+    inputs = selectors.standing_inputs(event, competitions=("individual",))
+    with pytest.raises(ValueError):
+        inputs.standings(competitions=("pair",))
+    with pytest.raises(ValueError):
+        inputs.standings("season")
