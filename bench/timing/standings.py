@@ -94,19 +94,12 @@ def _run(runs: int, database: str) -> int:
 
 def measurements(event, season, runs: int) -> list[Measurement]:
     """The standings rows of the timing table, for the large event and the season."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
     from django.urls import reverse
 
-    from clubs.models import ClubRole
     from scoring.standings import season as standings_season
     from scoring.standings import selectors
 
-    user = get_user_model().objects.create_user("bench-director", password="x")
-    ClubRole.objects.create(user=user, club=event.club, role=ClubRole.Role.ORGANISER)
-    ClubRole.objects.create(user=user, club=season.club, role=ClubRole.Role.ORGANISER)
-    client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
-    client.force_login(user)
+    client = _director(event, season)
     page = reverse("standings:event", args=[event.pk])
     api = reverse("standings:api", args=[event.pk])
 
@@ -187,3 +180,40 @@ def measurements(event, season, runs: int) -> list[Measurement]:
         if m is not base and base.median_ms > 0:
             m.note = (m.note + " " if m.note else "") + f"{m.median_ms / base.median_ms:.1f}x floor"
     return rows
+
+
+def _director(*scopes):
+    """A test client logged in as an organiser of the clubs of ``scopes`` (events, seasons)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from clubs.models import ClubRole
+
+    user, _created = get_user_model().objects.get_or_create(username="bench-director")
+    for scope in scopes:
+        ClubRole.objects.get_or_create(user=user, club=scope.club, role=ClubRole.Role.ORGANISER)
+    client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
+    client.force_login(user)
+    return client
+
+
+def prize_list_row(event, runs: int) -> Measurement:
+    """The prize list page of the large event with the demo's prize-giving (categories, entry
+    fees, a plan paying the overall places, every series, the pairs and two categories): a
+    read path of issue 38. Measured after the prints, which its categories would change."""
+    from django.urls import reverse
+
+    from bench.rigs.harness import analyze
+    from prizes.demo import seed_prizes
+
+    client = _director(event)  # (seed_prizes hands out as the club's first organiser)
+    seed_prizes(tournament=event)
+    analyze()
+    url = reverse("prizes:prize_list", args=[event.pk])
+
+    def run():
+        response = client.get(url)
+        assert response.status_code == 200 and b"Serie 5" in response.content, url
+        return response
+
+    return measure("prize list page", "large", run, runs=runs, warmup=kept_connection_warmup())

@@ -270,6 +270,7 @@ def run(args, database: str) -> list[Measurement]:
         rows += standings.measurements(large, built["season"], runs)
         if not args.skip_exports:
             rows += export_rows(large, 3, season=built["season"])
+        rows.append(standings.prize_list_row(large, runs))
     print_table(rows)
     return rows
 
