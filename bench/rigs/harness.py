@@ -99,6 +99,22 @@ def kept_connection_warmup() -> int:
     return 1 if threshold is None else threshold + 1
 
 
+def director_client(username: str, *scopes):
+    """A test client (German) logged in as ``username``, an organiser of the clubs of
+    ``scopes`` (events, seasons); the user and roles are made if missing."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from clubs.models import ClubRole
+
+    user, _created = get_user_model().objects.get_or_create(username=username)
+    for scope in scopes:
+        ClubRole.objects.get_or_create(user=user, club=scope.club, role=ClubRole.Role.ORGANISER)
+    client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
+    client.force_login(user)
+    return client
+
+
 def measure(
     operation: str,
     size: str,

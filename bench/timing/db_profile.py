@@ -122,23 +122,15 @@ def read_paths(event, season) -> dict[str, str]:
 def director_reads(username: str):
     """The large event and the season built, statistics fresh, and a test client logged in
     as their director: (client, the read paths by label)."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
     from bench.rigs.datasets import build
-    from bench.rigs.harness import analyze
-    from clubs.models import ClubRole
+    from bench.rigs.harness import analyze, director_client
     from prizes.demo import seed_prizes
 
     event, season = build("large"), build("season")
-    user = get_user_model().objects.create_user(username, password="x")
-    for club in (event.club, season.club):
-        ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
+    client = director_client(username, event, season)
     # The demo's prize-giving (fees, categories, plan) on the large event: the prize list.
     seed_prizes(tournament=event)
     analyze()
-    client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
-    client.force_login(user)
     return client, read_paths(event, season)
 
 

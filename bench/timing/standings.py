@@ -13,6 +13,7 @@ import argparse
 
 from bench.rigs.harness import (
     Measurement,
+    director_client,
     kept_connection_warmup,
     measure,
     print_table,
@@ -99,7 +100,7 @@ def measurements(event, season, runs: int) -> list[Measurement]:
     from scoring.standings import season as standings_season
     from scoring.standings import selectors
 
-    client = _director(event, season)
+    client = director_client("bench-director", event, season)
     page = reverse("standings:event", args=[event.pk])
     api = reverse("standings:api", args=[event.pk])
 
@@ -182,21 +183,6 @@ def measurements(event, season, runs: int) -> list[Measurement]:
     return rows
 
 
-def _director(*scopes):
-    """A test client logged in as an organiser of the clubs of ``scopes`` (events, seasons)."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    from clubs.models import ClubRole
-
-    user, _created = get_user_model().objects.get_or_create(username="bench-director")
-    for scope in scopes:
-        ClubRole.objects.get_or_create(user=user, club=scope.club, role=ClubRole.Role.ORGANISER)
-    client = Client(HTTP_ACCEPT_LANGUAGE="de", SERVER_NAME="localhost")
-    client.force_login(user)
-    return client
-
-
 def prize_list_row(event, runs: int) -> Measurement:
     """The prize list page of the large event with the demo's prize-giving (categories, entry
     fees, a plan paying the overall places, every series, the pairs and two categories): a
@@ -206,7 +192,8 @@ def prize_list_row(event, runs: int) -> Measurement:
     from bench.rigs.harness import analyze
     from prizes.demo import seed_prizes
 
-    client = _director(event)  # (seed_prizes hands out as the club's first organiser)
+    # (seed_prizes hands out as the club's first organiser: this one, if none is yet)
+    client = director_client("bench-director", event)
     seed_prizes(tournament=event)
     analyze()
     url = reverse("prizes:prize_list", args=[event.pk])

@@ -201,11 +201,11 @@ def read_standings(
         for s in individual.series:
             if s["kind"] != Series.Kind.REGULAR:
                 continue
-            standing = inputs.standings(labels.SERIES, s["number"], only_individual)
-            standing = standing[labels.INDIVIDUAL]
+            number = s["number"]
+            standing = inputs.standings(labels.SERIES, number, only_individual)[labels.INDIVIDUAL]
             provisional |= standing.provisional
-            label = competition_label("series", str(s["number"]))
-            out.append(_standing("series", s["number"], label, standing, ineligible))
+            label = competition_label("series", str(number))
+            out.append(_standing("series", number, label, standing, ineligible))
     if "day" in competitions:
         for day in individual.days:
             standing = inputs.standings(labels.DAY, day, only_individual)[labels.INDIVIDUAL]
