@@ -37,7 +37,10 @@ they need): a p95 of 100 moves by about 15 % between identical runs on this mach
 machine: its gunicorn and PostgreSQL backends at a lower CPU priority, its commits not
 waiting for the disk the laptop's SQLite syncs to. ``--server-core`` also keeps them off the
 CPU the director does not use: they share his (both pinned to it), so they run while he
-waits; the laptop's workers keep every CPU.
+waits; the laptop's workers keep every CPU. ``--server-elsewhere S`` (with ``--cost-only``)
+measures the cost against a stand-in for a server on another machine
+(`bench.live.elsewhere`): the link points there during the cost's blocks, each batch is
+acknowledged after S seconds, and the server's apply takes none of this machine's CPU.
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ from bench.rigs.serving import ROOT, collect_static
 
 BLOCK = 10  # sheets per block of the director's cost, alternately off and on
 PACE_S = 1.0  # the director's cost: a sheet saved and confirmed every second
+ELSEWHERE_PORT = PORT + 1  # --server-elsewhere's stand-in (bench.live.elsewhere)
 CAPPED = 6  # failed tries after which the sender retries every BACKOFF_MAX_S (2+4+…+32 s)
 
 
@@ -336,6 +340,24 @@ def measure_backlog(
 # ----- the run --------------------------------------------------------------------------------
 
 
+def point_elsewhere(event, delay: float, log) -> subprocess.Popen:
+    """Start the stand-in for a server on another machine and point the event's link at it
+    (the link's numbers and fingerprints stay: it goes on from what the real server holds)."""
+    from live.models import LiveLink
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.live.elsewhere", "--port", str(ELSEWHERE_PORT),
+         "--delay", str(delay)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
+    )  # fmt: skip
+    if process.stdout.readline().strip() != "ready":
+        raise RuntimeError("the stand-in server did not start")
+    LiveLink.objects.filter(event_id=event.pk).update(
+        server_url=f"http://127.0.0.1:{ELSEWHERE_PORT}"
+    )
+    return process
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -360,6 +382,13 @@ def main(argv=None) -> int:
         " machine), not beside his saves on the other CPU; the laptop's workers on any CPU",
     )
     parser.add_argument(
+        "--server-elsewhere",
+        type=float,
+        metavar="S",
+        help="with --cost-only: the director's cost against a stand-in for a server on another"
+        " machine that acknowledges each batch after S seconds (the real server's apply)",
+    )
+    parser.add_argument(
         "--cost-only",
         type=int,
         metavar="N",
@@ -370,6 +399,8 @@ def main(argv=None) -> int:
     SERVER_NICE[0] = args.server_nice
     if args.server_core and not (args.server_nice and hasattr(os, "sched_setaffinity")):
         parser.error("--server-core needs --server-nice and a system that pins processes")
+    if args.server_elsewhere is not None and (not args.cost_only or args.server_core):
+        parser.error("--server-elsewhere goes with --cost-only and without --server-core")
     SERVER_CORE[0] = min(os.sched_getaffinity(0)) if args.server_core else None
     visible_n, cost_n, backlog_series = (20, 20, 1) if args.quick else (100, 100, 5)
     if args.cost_only:
@@ -378,7 +409,8 @@ def main(argv=None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="romme-live-bench-"))
     folder = tmp / "laptop"
     server_env = production_env(db_url)
-    processes: dict = {"server": None, "worker": None, "live": None, "nicer": None}
+    processes: dict = {"server": None, "worker": None, "live": None, "nicer": None,
+                       "elsewhere": None}  # fmt: skip
     log = open(tmp / "processes.log", "wb")  # noqa: SIM115 - closed in finally
     loads = [os.getloadavg()]
     try:
@@ -417,6 +449,8 @@ def main(argv=None) -> int:
             visible = measure_visibility(server, event_a, director, visible_n)
             print(f"visibility: median {statistics.median(visible):.2f} s", flush=True)
             loads.append(os.getloadavg())
+        if args.server_elsewhere is not None:
+            processes["elsewhere"] = point_elsewhere(event_a, args.server_elsewhere, log)
         cost = measure_cost(event_a, director, helper, cost_n)
         print("director's cost measured", flush=True)
         loads.append(os.getloadavg())
@@ -432,7 +466,7 @@ def main(argv=None) -> int:
     finally:
         if processes["nicer"] is not None:
             processes["nicer"].stop()
-        for name in ("worker", "live", "server"):
+        for name in ("worker", "live", "server", "elsewhere"):
             stop(processes[name])
         log.close()
         errors = (tmp / "processes.log").read_text(errors="replace")

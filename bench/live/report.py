@@ -79,6 +79,12 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
             if args.server_core
             else ""
         )
+        + (
+            f"; the director's cost against a server on another machine, each batch"
+            f" acknowledged after {args.server_elsewhere:g} s (--server-elsewhere)"
+            if getattr(args, "server_elsewhere", None) is not None
+            else ""
+        )
     )
     print("| measure | figure | target | verdict |")
     print("|---|---|---|---|")
