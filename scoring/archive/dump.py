@@ -21,8 +21,6 @@ from common.version import __version__
 from scoring.archive import sections
 from scoring.archive.fields import (
     field_plan,
-    is_user_fk,
-    model_fields,
     remap_series_json,
     user_model,
 )
@@ -113,10 +111,9 @@ def export_event(
     known = version_dumps if version_dumps is not None else {}
 
     user_ids = {event.created_by_id}
-    for s in series_list:
-        user_ids.update(getattr(s, f.attname) for f in model_fields(Series) if is_user_fk(f))
-    for sheet in sheets.values():
-        user_ids.update(getattr(sheet, f.attname) for f in model_fields(Sheet) if is_user_fk(f))
+    for rows_of, model in ((series_list, Series), (sheets.values(), Sheet)):
+        users = [attname for _name, attname, is_user in field_plan(model) if is_user]
+        user_ids.update(getattr(row, attname) for row in rows_of for attname in users)
     user_ids.update(key[3] for key in version_keys)
     user_ids.discard(None)
     usernames = dict(User.objects.filter(pk__in=user_ids).values_list("pk", User.USERNAME_FIELD))
@@ -247,9 +244,9 @@ def _rows_by_id(ids: list[int]):
 def _dump_section(obj, model, skip=()) -> dict:
     """A section's row with its users as usernames (read from the row's own users)."""
     names = {}
-    for f in model_fields(model, skip):
-        if is_user_fk(f) and getattr(obj, f.attname) is not None:
-            names[getattr(obj, f.attname)] = getattr(obj, f.name).get_username()
+    for name, attname, is_user in field_plan(model, tuple(skip)):
+        if is_user and getattr(obj, attname) is not None:
+            names[getattr(obj, attname)] = getattr(obj, name).get_username()
     return _dump_fields(obj, model, skip, usernames=names)
 
 
