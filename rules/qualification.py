@@ -24,9 +24,23 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from .ranking import PlayerLine, Ranking
+from .ranking import Ranking
 from .ranking_settings import MAX_COUNT, Explanation, RankingError, _whole, gettext_noop
+
+
+class Listed(Protocol):
+    """What qualification reads of a listed line: its player and rank. A `PlayerLine`, or
+    anything lighter with both (a list of 10,000 lines read as columns: the federation's
+    qualification page)."""
+
+    @property
+    def player(self) -> Hashable: ...
+
+    @property
+    def rank(self) -> int | None: ...
+
 
 TITLE, REGION, WILDCARD = "title", "region", "wildcard"
 
@@ -111,7 +125,7 @@ class Qualifier:
     player: Hashable
     way: str
     region: Hashable | None
-    line: PlayerLine | None
+    line: Listed | None
     reason: str = ""
     tied: bool = False
 
@@ -125,7 +139,7 @@ class Reserve:
     player: Hashable
     region: Hashable
     position: int  # 1: the region's first reserve
-    line: PlayerLine
+    line: Listed
 
 
 @dataclass(frozen=True)
@@ -136,7 +150,7 @@ class RegionCut:
     region: Hashable
     quota: int
     taken: int
-    last: PlayerLine | None
+    last: Listed | None
     tied: int = 0  # players sharing the last place's rank among those in (1: no tie)
 
     @property
@@ -167,7 +181,7 @@ def _key_order(key) -> tuple:
 
 
 def qualify(
-    ranking: Ranking | Sequence[PlayerLine],
+    ranking: Ranking | Sequence[Listed],
     regions: Mapping[Hashable, Hashable],
     quota: int | Mapping[Hashable, int],
     *,

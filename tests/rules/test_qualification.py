@@ -145,6 +145,35 @@ def test_hidden_players_stay_hidden_on_the_list():
     assert qualify(hidden, REGIONS, 1).qualified[0].line.hidden
 
 
+def test_lines_as_light_as_player_and_rank_qualify_alike():
+    """The federation's page passes (player, rank) tuples for 10,000 lines, not PlayerLines."""
+    from typing import NamedTuple
+
+    class Light(NamedTuple):
+        player: str
+        rank: int
+
+    tied = lines(("a1", 1), ("a2", 2), ("a3", 2), ("b1", 4), ("a4", 5), ("b2", 6))
+    for full, kwargs in (
+        (LIST, {"quota": 2}),
+        (LIST, {"quota": {"B": 1, "A": 3}, "reserves": None, "title_holders": ["b1"]}),
+        (tied, {"quota": 2, "wildcards": [Wildcard("a4", "Gastgeber"), Wildcard("a1", "x")]}),
+    ):
+        light = [Light(ln.player, ln.rank) for ln in full]
+        want, got = qualify(full, REGIONS, **kwargs), qualify(light, REGIONS, **kwargs)
+
+        def plain(result):
+            return (
+                [(q.player, q.way, q.region, q.rank, q.tied) for q in result.qualified],
+                [(r.player, r.region, r.position) for r in result.reserves],
+                [(c.region, c.quota, c.taken, c.last and c.last.rank, c.tied) for c in result.cuts],
+                [c.player for c in result.unused_wildcards],
+                [(e.code, dict(e.params)) for e in result.explanations],
+            )
+
+        assert plain(got) == plain(want)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "code"),
     [
