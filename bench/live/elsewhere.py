@@ -20,7 +20,7 @@ import os
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-BATCHES_PATH = "/api/live/v1/batches"  # live.shared.protocol.BATCHES_PATH
+from bench.live.proxy import BATCHES_PATH  # (the protocol's, without Django)
 
 
 def answer_for(body: bytes) -> dict:

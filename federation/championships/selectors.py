@@ -87,10 +87,10 @@ class _Line(NamedTuple):
 
 
 def _proxies(rows) -> list[_Line]:
-    """The listed lines (rows of player, rank, listed in the snapshot's order) in that
-    (the rules') order: qualification goes by rank and order only. A tuple each, not a
+    """The listed lines (rows of player, rank, listed, region in the snapshot's order) in
+    that (the rules') order: qualification goes by rank and order only. A tuple each, not a
     `PlayerLine`: 10,000 of those took 16-18 ms of the selector's 55-63 ms (bench)."""
-    return [_Line(player, rank) for player, rank, listed in rows if listed]
+    return [_Line(player, rank) for player, rank, listed, _region in rows if listed]
 
 
 def _named(result) -> set:
@@ -138,7 +138,7 @@ def qualification_page(user, championship: Championship) -> QualificationPage:
     regions_map = {row[0]: row[3] for row in rows if row[3] in region_ids}
     try:
         result = qualify(
-            _proxies(row[:3] for row in rows),
+            _proxies(rows),
             regions_map,
             quota_of(championship, regions),
             title_holders=[p.pk for p in titles],
