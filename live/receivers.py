@@ -1,7 +1,7 @@
 """The one receiver of ``tournaments.results.results_bumping`` (connected by
 `live.apps.LiveConfig.ready` through `connect`): inside every write's transaction, one query
-asks whether the event is sent live from here (the outbox numbers the change, and the same
-row tells whether a push already waits) or owned by a laptop here (the owner's guard
+asks whether the event is sent live from here (the outbox numbers the change, and its
+UPDATE tells whether a push already waits) or owned by a laptop here (the owner's guard
 refuses the write). Events that are neither cost that one query and nothing else."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from live.models import LiveLink, ReceivedEvent
 def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) -> None:
     """Refuse a write to an event a laptop owns (`live.server.services.guard`: never a
     rename, never the live apply itself); number the change of each event sent live
-    (`live.laptop.outbox.add_change`) and ask the worker to send it
-    (`live.laptop.sender.wake`). One query for all the events (a renamed club may be shown
-    by hundreds)."""
+    (`live.laptop.outbox.add_change`, which also reads whether a push waits) and ask the
+    worker to send it (`live.laptop.sender.wake`). One query for all the events (a renamed
+    club may be shown by hundreds)."""
     from live.laptop.outbox import add_change
     from live.laptop.sender import push_window, wake
     from live.server.services import guard
@@ -27,29 +27,24 @@ def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) ->
         raise RuntimeError("a live change belongs inside the write's transaction")
     if not event_ids:
         return
-    sending, owned = {}, set()
+    sending, owned = set(), set()
     with connection.cursor() as cursor:
-        cursor.execute(_live_sql(len(event_ids)), [*push_window(), *event_ids, *event_ids])
-        for event_id, laptop_owns, push_due in cursor.fetchall():
-            if laptop_owns:
-                owned.add(event_id)
-            else:
-                sending[event_id] = push_due
-    for event_id in sorted(sending.keys() | owned):
+        cursor.execute(_live_sql(len(event_ids)), [*event_ids, *event_ids])
+        for event_id, laptop_owns in cursor.fetchall():
+            (owned if laptop_owns else sending).add(event_id)
+    for event_id in sorted(sending | owned):
         if event_id in owned and not names_only:
             guard(event_id)
-        if event_id in sending and add_change(event_id):
-            wake(event_id, sending[event_id])
+        numbered = add_change(event_id, push_window()) if event_id in sending else None
+        if numbered is not None:
+            wake(event_id, numbered.push_due)
 
 
 @lru_cache(maxsize=32)
 def _live_sql(count: int) -> str:
     """The events of `count` ids sent live from here (second column false) or owned by a
-    laptop here (true). The third column of one sent live: whether its push waits to run
-    within `live.laptop.sender.push_window` (1), later or overdue (0), or none waits
-    (NULL), from ``LiveLink.push_after``. Plain SQL on the two live tables: it runs inside
-    every write, and the ORM's join of the event table took 0.5-0.8 ms of CPU a call to
-    build (issue 38)."""
+    laptop here (true). Plain SQL on the two live tables: it runs inside every write, and
+    the ORM's join of the event table took 0.5-0.8 ms of CPU a call to build (issue 38)."""
     quote = connection.ops.quote_name
 
     def column(model, name: str) -> str:
@@ -58,12 +53,10 @@ def _live_sql(count: int) -> str:
     ids = ", ".join(["%s"] * count)
     link, source = quote(LiveLink._meta.db_table), quote(ReceivedEvent._meta.db_table)
     owner = ReceivedEvent.Owner.LAPTOP.value
-    after = column(LiveLink, "push_after")
     return (
-        f"SELECT {column(LiveLink, 'event')}, 0, CASE WHEN {after} IS NULL THEN NULL "
-        f"WHEN {after} BETWEEN %s AND %s THEN 1 ELSE 0 END FROM {link} "
+        f"SELECT {column(LiveLink, 'event')}, 0 FROM {link} "
         f"WHERE {column(LiveLink, 'event')} IN ({ids}) AND {column(LiveLink, 'enabled')} "
-        f"UNION ALL SELECT {column(ReceivedEvent, 'event')}, 1, 0 FROM {source} "
+        f"UNION ALL SELECT {column(ReceivedEvent, 'event')}, 1 FROM {source} "
         f"WHERE {column(ReceivedEvent, 'event')} IN ({ids}) "
         f"AND {column(ReceivedEvent, 'owner')} = '{owner}'"
     )

@@ -179,7 +179,8 @@ def _allocate_change(event_id: int) -> int | None:
     cut after the server took it would be given again to another change, which the server
     would then take for one it holds."""
     with _synced_commits(), transaction.atomic():
-        return outbox.last_number(event_id) if outbox.add_change(event_id) else None
+        numbered = outbox.add_change(event_id)
+        return outbox.last_number(event_id) if numbered is not None else None
 
 
 @contextmanager
@@ -199,8 +200,12 @@ def _synced_commits():
             cursor.execute(f"PRAGMA synchronous={int(level)}")
 
 
-def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> PushResult:
-    """Send what the server lacks of ``event`` (see the module's docstring)."""
+def push(
+    event, *, now: datetime | None = None, timeout: float = TIMEOUT_S, marked: bool = False
+) -> PushResult:
+    """Send what the server lacks of ``event`` (see the module's docstring). ``marked``:
+    the worker's push (`push_live`), whose running ``LiveLink.push_after`` marks: the
+    acknowledgement clears it unless changes came in meanwhile (``more``)."""
     now = now or timezone.now()
     link = LiveLink.objects.filter(event_id=event.pk).first()
     if link is None or not link.enabled:
@@ -262,7 +267,9 @@ def push(event, *, now: datetime | None = None, timeout: float = TIMEOUT_S) -> P
         if status == 200 and not final:
             continue
         if status == 200:
-            return _acknowledged(link, answer, to_seq, prints, changed, removed, now, batches)
+            return _acknowledged(
+                link, answer, to_seq, prints, changed, removed, now, batches, marked
+            )
         code = answer.get("code")
         if status == 409 and code == protocol.GAP:
             return _gap(link, answer, now)
@@ -302,7 +309,9 @@ def _clear_failures(link: LiveLink, now: datetime, *, touch: bool) -> None:
         LiveLink.objects.filter(pk=link.pk).update(**values)
 
 
-def _acknowledged(link, answer, to_seq, prints, changed, removed, now, batches) -> PushResult:
+def _acknowledged(
+    link, answer, to_seq, prints, changed, removed, now, batches, marked
+) -> PushResult:
     last_seq = answer.get("last_seq")
     if not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0:
         last_seq = to_seq
@@ -321,14 +330,18 @@ def _acknowledged(link, answer, to_seq, prints, changed, removed, now, batches) 
             last_error="",
         )
         LiveChange.objects.filter(event_id=link.event_id, seq__lte=last_seq).delete()
-        next_seq = LiveLink.objects.filter(pk=link.pk).values_list("next_seq", flat=True).get()
+        if marked:  # cleared in the same transaction as the reading of what waits
+            more = not _unmark(link.event_id, waiting_after=last_seq)
+        else:
+            next_seq = LiveLink.objects.filter(pk=link.pk).values_list("next_seq", flat=True)
+            more = next_seq.get() - 1 > last_seq
     return PushResult(
         "done",
         last_seq=last_seq,
         sent=len(changed),
         removed=len(removed),
         batches=len(batches),
-        more=next_seq - 1 > last_seq,
+        more=more,
         keys=list(changed),
     )
 
@@ -405,6 +418,17 @@ def _mark_waiting(event_id: int, when: datetime | None) -> None:
     LiveLink.objects.filter(event_id=event_id).update(push_after=when)
 
 
+def _unmark(event_id: int, waiting_after: int | None = None) -> bool:
+    """The end of a running push: clear the link's marker, with ``waiting_after`` only
+    when no change after that number waits (one statement: a change that commits later
+    finds the marker cleared and asks for its push itself). False: the marker stays, the
+    caller asks for the next push."""
+    links = LiveLink.objects.filter(event_id=event_id)
+    if waiting_after is not None:
+        links = links.filter(next_seq__lte=waiting_after + 1)
+    return bool(links.update(push_after=None))
+
+
 def push_window() -> list:
     """The bounds (as the database stores them) within which a waiting push counts as
     due: from ``PUSH_OVERDUE_S`` ago to ``PUSH_GAP_S`` from now."""
@@ -459,13 +483,26 @@ def push_live(event_id: int) -> dict:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return {"state": "gone"}
-    if isinstance(push_live.get_backend(), _database_backend()):
-        # Committed before the push reads: a change after this asks for the next push.
-        _mark_waiting(event_id, None)
+    database = isinstance(push_live.get_backend(), _database_backend())
+    if database:
+        # Marked as running, not cleared: a change while it runs asks for no push of its
+        # own (a task row and two queries in the director's save, issue 38); the push's
+        # end clears the marker when nothing waits, else asks for the next push.
+        _mark_waiting(event_id, timezone.now())
         _remove_old_task_results()
-    result = push(event)
+    try:
+        result = push(event, marked=database)
+    except Exception:
+        if database:  # the next change asks for its push again
+            _unmark(event_id)
+        raise
     if result.state == "retry":
         schedule_push(event_id, result.retry_in or 0.0)
     elif result.more:
         schedule_push(event_id)
+    elif database and result.state != "done":
+        # Nothing sent ("nothing"), or nowhere to send ("off", "refused").
+        waiting_after = result.last_seq if result.ok else None
+        if not _unmark(event_id, waiting_after) and result.ok:
+            schedule_push(event_id)
     return result.as_dict()

@@ -197,27 +197,90 @@ def test_a_change_while_a_push_is_due_soon_writes_no_task_row(event, link, direc
     assert len(live) == 3, live
 
 
-def test_the_waiting_push_s_time_is_kept_on_the_link_until_the_push_starts(
-    event, link, director, server
+def test_a_running_push_keeps_the_marker_and_its_end_asks_for_what_came_in_meanwhile(
+    event, link, director, server, monkeypatch
 ):
+    """While a push runs, the link is marked: a change then writes no task row (the
+    director's save stays short, issue 38); the push's end sees the change and asks for
+    the next push itself."""
     change_venue(director, event, "Stadthalle")
     waiting = waiting_pushes(event).get()
     assert marks(link, waiting)
-    read_marker = []
-    real_push = sender.push
+    during = {}
 
-    def push(event, **kwargs):  # what a change during the push would read
-        read_marker.append(LiveLink.objects.get(pk=link.pk).push_after)
-        return real_push(event, **kwargs)
+    def post_json(url, token, payload, timeout):  # the change lands while the batch travels
+        if not during:
+            with CaptureQueriesContext(connection) as queries:
+                change_venue(director, event, "Bürgerhaus")
+            during["marker"] = LiveLink.objects.get(pk=link.pk).push_after
+            during["task_writes"] = [q["sql"] for q in queries if "dbtaskresult" in q["sql"]]
+        return server(url, token, payload, timeout)
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sender, "push", push)
-        assert sender.push_live.call(event_id=event.pk)["state"] == "done"
-    assert read_marker == [None]  # cleared before the push read the outbox
-    # A change after the push asks for the next one (a task row and the marker again).
-    DBTaskResult.objects.filter(pk=waiting.pk).update(status=TaskResultStatus.SUCCESSFUL)
-    change_venue(director, event, "Bürgerhaus")
+    monkeypatch.setattr(transport, "post_json", post_json)
+    DBTaskResult.objects.filter(pk=waiting.pk).update(status=TaskResultStatus.RUNNING)
+    result = sender.push_live.call(event_id=event.pk)
+    assert result["state"] == "done" and result["more"] is True
+    assert during["marker"] is not None and during["marker"] <= timezone.now()
+    assert during["task_writes"] == []  # the change asked for no push of its own
+    assert server.last_seq == 1  # the first change went; the second waits for the next push
+    assert marks(link, waiting_pushes(event).get())  # asked for by the push's end
+    # The next push sends it, and with nothing left its end clears the marker.
+    DBTaskResult.objects.filter(task_path=sender.push_live.module_path).update(
+        status=TaskResultStatus.SUCCESSFUL
+    )
+    result = sender.push_live.call(event_id=event.pk)
+    assert result["state"] == "done" and result["more"] is False
+    assert server.last_seq == 2
+    assert LiveLink.objects.get(pk=link.pk).push_after is None
+    assert waiting_pushes(event).count() == 0
+    # A change after that asks for its push (a task row and the marker again).
+    change_venue(director, event, "Turnhalle")
     assert marks(link, waiting_pushes(event).get())
+
+
+def test_a_push_that_sends_nothing_or_is_refused_clears_the_marker(event, link, server):
+    sender.push_live.call(event_id=event.pk)  # the first push numbers a change and sends
+    assert LiveLink.objects.get(pk=link.pk).push_after is None
+    assert sender.push_live.call(event_id=event.pk)["state"] == "nothing"
+    assert LiveLink.objects.get(pk=link.pk).push_after is None
+    LiveLink.objects.filter(pk=link.pk).update(refused="Zugangsschlüssel widerrufen")
+    assert sender.push_live.call(event_id=event.pk)["state"] == "refused"
+    assert LiveLink.objects.get(pk=link.pk).push_after is None
+    assert waiting_pushes(event).count() == 0
+
+
+def test_a_push_that_fails_with_an_error_clears_the_marker(event, link, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(sender, "push", broken)
+    with pytest.raises(RuntimeError):
+        sender.push_live.call(event_id=event.pk)
+    assert LiveLink.objects.get(pk=link.pk).push_after is None
+
+
+def test_a_change_reads_the_waiting_push_under_the_row_s_lock(event, link, director, monkeypatch):
+    """What the outbox's UPDATE reads back, not an earlier read, decides whether the change
+    asks for a push: a push's end that cleared the marker in between is seen (on
+    PostgreSQL the UPDATE waits for that end's row lock, then reads its outcome); also
+    without RETURNING (SQLite before 3.35)."""
+    from live.laptop import outbox
+
+    window = sender.push_window()
+    LiveLink.objects.filter(pk=link.pk).update(push_after=timezone.now())
+    with transaction.atomic():
+        assert outbox.add_change(event.pk, window) == outbox.Numbered(1)
+    LiveLink.objects.filter(pk=link.pk).update(push_after=None)
+    with transaction.atomic():
+        assert outbox.add_change(event.pk, window) == outbox.Numbered(None)
+    monkeypatch.setattr(connection.features, "can_return_columns_from_insert", False)
+    LiveLink.objects.filter(pk=link.pk).update(push_after=timezone.now() + timedelta(minutes=5))
+    with transaction.atomic():
+        assert outbox.add_change(event.pk, window) == outbox.Numbered(0)
+    LiveLink.objects.filter(pk=link.pk).update(enabled=False)
+    with transaction.atomic():
+        assert outbox.add_change(event.pk, window) is None
+    assert seqs(event) == [1, 2, 3]
 
 
 def test_a_marker_without_its_task_is_not_trusted_for_long(event, link, director):
