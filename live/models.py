@@ -95,6 +95,10 @@ class LiveChange(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="live_changes")
     seq = models.PositiveBigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # The table whose sheet alone the change touched (a sheet's save or confirmation): a
+    # push whose changes all name one dumps only those sheets. None: anything may have
+    # changed. No foreign key: a deleted table's id finds no table, and the push dumps all.
+    sheet_table = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("live change")

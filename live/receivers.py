@@ -13,12 +13,15 @@ from django.db import connection, transaction
 from live.models import LiveLink, ReceivedEvent
 
 
-def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) -> None:
+def on_change(
+    sender=None, *, event_ids, names_only: bool = False, sheet_table=None, **_kwargs
+) -> None:
     """Refuse a write to an event a laptop owns (`live.server.services.guard`: never a
     rename, never the live apply itself); number the change of each event sent live
-    (`live.laptop.outbox.add_change`, which also reads whether a push waits) and ask the
-    worker to send it (`live.laptop.sender.wake`). One query for all the events (a renamed
-    club may be shown by hundreds)."""
+    (`live.laptop.outbox.add_change`, which also reads whether a push waits; with the one
+    table whose sheet alone it changed, ``sheet_table``) and ask the worker to send it
+    (`live.laptop.sender.wake`). One query for all the events (a renamed club may be shown
+    by hundreds)."""
     from live.laptop.outbox import add_change
     from live.laptop.sender import push_window, wake
     from live.server.services import guard
@@ -35,7 +38,9 @@ def on_change(sender=None, *, event_ids, names_only: bool = False, **_kwargs) ->
     for event_id in sorted(sending | owned):
         if event_id in owned and not names_only:
             guard(event_id)
-        numbered = add_change(event_id, push_window()) if event_id in sending else None
+        numbered = None
+        if event_id in sending:
+            numbered = add_change(event_id, push_window(), sheet_table=sheet_table)
         if numbered is not None:
             wake(event_id, numbered.push_due)
 

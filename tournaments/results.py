@@ -30,10 +30,12 @@ logger = logging.getLogger(__name__)
 results_changed = Signal()
 
 # Sent inside the write's transaction, before the version moves (keywords ``event_ids``, the
-# events the write changes, and ``names_only``: True when only a player's or club's name
-# changed; a rename sends one signal for all the events that show the name). ``live`` records the
-# change in its outbox here, in the same transaction, and refuses a write to an event that a
-# laptop owns (a receiver's exception rolls the write back; names are never refused).
+# events the write changes, ``names_only``: True when only a player's or club's name
+# changed, a rename sends one signal for all the events that show the name; and
+# ``sheet_table``: the table whose score sheet alone the write changed, or None). ``live``
+# records the change in its outbox here, in the same transaction, and refuses a write to an
+# event that a laptop owns (a receiver's exception rolls the write back; names are never
+# refused).
 results_bumping = Signal()
 
 # Sent once an event's content that came from another installation has committed here
@@ -63,25 +65,35 @@ def announce_arrival(event_id: int, actor=None) -> None:
     transaction.on_commit(send)
 
 
-def bump_results_version(event_id: int) -> None:
+def _bumping(event_id: int, sheet_table: int | None) -> None:
+    results_bumping.send(
+        sender=Event, event_ids=[event_id], names_only=False, sheet_table=sheet_table
+    )
+
+
+def bump_results_version(event_id: int, *, sheet_table: int | None = None) -> None:
     """Raise the event's results version by one (an UPDATE ... + 1: no lost bump); once
-    the transaction has committed, ``results_changed`` is sent."""
+    the transaction has committed, ``results_changed`` is sent. ``sheet_table``: the write
+    changed the sheet of this table and nothing else of the event's raw facts (live results
+    then send that sheet alone; tests/live/test_sheet_changes.py holds every such write
+    to it)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("bump_results_version belongs inside the write's transaction")
-    results_bumping.send(sender=Event, event_ids=[event_id], names_only=False)
+    _bumping(event_id, sheet_table)
     Event.objects.filter(pk=event_id).update(
         results_version=F("results_version") + 1, results_changed_at=timezone.now()
     )
     transaction.on_commit(lambda: _announce(event_id))
 
 
-def announce_change(event_id: int) -> None:
+def announce_change(event_id: int, *, sheet_table: int | None = None) -> None:
     """A write that changes the event without moving any public figure (a seat swapped,
     a player registered, a sheet entered but not confirmed): ``results_bumping`` only, so
-    the outbox numbers it and the owner's guard can refuse it. Inside the transaction."""
+    the outbox numbers it and the owner's guard can refuse it. Inside the transaction.
+    ``sheet_table``: as for `bump_results_version`."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("announce_change belongs inside the write's transaction")
-    results_bumping.send(sender=Event, event_ids=[event_id], names_only=False)
+    _bumping(event_id, sheet_table)
 
 
 def bump_for_names(sender, *, player_ids=(), club_ids=(), **_kwargs) -> None:

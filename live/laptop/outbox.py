@@ -35,10 +35,13 @@ class Numbered(NamedTuple):
     push_due: int | None
 
 
-def add_change(event_id: int, window: list | None = None) -> Numbered | None:
+def add_change(
+    event_id: int, window: list | None = None, *, sheet_table: int | None = None
+) -> Numbered | None:
     """Number one change of the event (inside the caller's transaction); None when the
     event is not sent live. ``window``: the bounds of ``LiveLink.push_after`` within which a
-    waiting push counts as due (`live.laptop.sender.push_window`)."""
+    waiting push counts as due (`live.laptop.sender.push_window`); ``sheet_table``: the
+    table whose sheet alone the change touched (`LiveChange.sheet_table`)."""
     quote = connection.ops.quote_name
     links, changes = quote(LiveLink._meta.db_table), quote(LiveChange._meta.db_table)
     update = f"UPDATE {links} SET next_seq = next_seq + 1 WHERE event_id = %s AND enabled = %s"
@@ -66,9 +69,9 @@ def add_change(event_id: int, window: list | None = None) -> Numbered | None:
         # The statement after the UPDATE sees the transaction's own next_seq.
         created = connection.ops.adapt_datetimefield_value(timezone.now())
         cursor.execute(
-            f"INSERT INTO {changes} (event_id, seq, created_at)"
-            f" SELECT event_id, next_seq - 1, %s FROM {links} WHERE event_id = %s",
-            [created, event_id],
+            f"INSERT INTO {changes} (event_id, seq, created_at, sheet_table)"
+            f" SELECT event_id, next_seq - 1, %s, %s FROM {links} WHERE event_id = %s",
+            [created, sheet_table, event_id],
         )
     return numbered
 

@@ -40,6 +40,7 @@ from live.shared.parts import (
     event_parts,
     fingerprints,
     read_snapshot,
+    sheet_parts,
 )
 
 BATCH_BYTES = 2 * 1024 * 1024
@@ -59,6 +60,11 @@ PUSH_OVERDUE_S = 60.0
 # What the last pushes dumped: the next push reads only new versions' grids and
 # fingerprints only the sheets that changed.
 _KEPT = KeptVersions(events=2, make=KeptDumps)  # (a laptop sends one event, seldom two)
+# A push whose changes each name the one sheet they touched dumps only those sheets
+# (`_sheet_tables`), but the whole event at least this often: a write that numbers no
+# change, or names a sheet but touched more, reaches the server within this time.
+WHOLE_EVERY_S = 60.0
+_clock = time.monotonic
 TASK_RESULTS_KEPT = timedelta(hours=1)
 REMOVE_EVERY_S = 600.0
 # Kinds of parts in the order a server can apply them: the event and its people first,
@@ -223,17 +229,28 @@ def push(
             return _failed(link, _network_message(error), now)
     # The dump makes some 100,000 short-lived objects that hold no cycles: the collector's
     # walks over the worker's heap doubled its CPU (docs/performance-log.md, 2026-11-26).
+    sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}
     with cycle_collection_paused():
         with read_snapshot():
             link_row = LiveLink.objects.filter(pk=link.pk)
             next_seq = link_row.values_list("next_seq", flat=True).get()
             kept = _KEPT.of(event.pk)
-            parts = event_parts(event, kept.versions)
-        prints = fingerprints(parts, kept)
+            tables = _sheet_tables(link, next_seq - 1, kept)
+            parts = None if tables is None else sheet_parts(event, tables, kept.versions)
+            whole = parts is None
+            if whole:
+                parts = event_parts(event, kept.versions)
+                kept.whole_of, kept.whole_at = (link.pk, link.created_at), _clock()
+        if whole:
+            removed = sorted(k for k in sent_parts if k not in parts)
+        else:  # a table of the changes whose sheet is gone
+            removed = sorted(k for k, data in parts.items() if data is None and k in sent_parts)
+            parts = {k: data for k, data in parts.items() if data is not None}
+            for key in removed:
+                kept.sheets.pop(key, None)
+        prints = fingerprints(parts, kept, whole=whole)
     to_seq = next_seq - 1
-    sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}
     changed = sorted((k for k in parts if sent_parts.get(k) != prints[k]), key=_rank)
-    removed = sorted(k for k in sent_parts if k not in parts)
     if to_seq <= link.acked_seq:
         if not changed and not removed:
             _clear_failures(link, now, touch=False)
@@ -292,6 +309,26 @@ def push(
         message = _("The server did not accept the changes (HTTP %(status)s).") % {"status": status}
         return _failed(link, f"{message} {reason}".strip(), now)
     raise AssertionError("unreachable: the last batch is final")
+
+
+def _sheet_tables(link: LiveLink, to_seq: int, kept: KeptDumps) -> set[int] | None:
+    """The tables whose sheets alone the changes waiting to be sent touched (each change
+    names one: `LiveChange.sheet_table`), when this process dumped the whole event for this
+    link within ``WHOLE_EVERY_S``; None: dump the whole event (a change that may touch
+    anything, none waiting, or the last whole dump too old). A sheet's save or confirmation
+    then dumps one sheet, not the 400-player event (issue 38: 25 → 2 ms of the laptop's
+    CPU a push)."""
+    if to_seq <= link.acked_seq or kept.whole_of != (link.pk, link.created_at):
+        return None
+    if _clock() - kept.whole_at > WHOLE_EVERY_S:
+        return None
+    waiting = LiveChange.objects.filter(
+        event_id=link.event_id, seq__gt=link.acked_seq, seq__lte=to_seq
+    )
+    tables = list(waiting.values_list("sheet_table", flat=True))
+    if len(tables) != to_seq - link.acked_seq or None in tables:
+        return None
+    return set(tables)
 
 
 def _network_message(error: Exception) -> str:
@@ -454,7 +491,6 @@ def wake(event_id: int, push_due: int | None) -> None:
 
 
 _last_removal = [0.0]  # this worker's last removal of old task results (monotonic s)
-_clock = time.monotonic
 
 
 def _remove_old_task_results() -> None:

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, require_role
+from live.laptop import outbox
 from live.laptop.sender import schedule_push
 from live.laptop.transport import url_problem
 from live.models import LiveLink
@@ -40,7 +41,8 @@ def pair(actor, event, *, server_url: str, token: str | None) -> LiveLink:
     token = (token or "").strip() or None
     server_url = _check(server_url, token)
     link = LiveLink.objects.select_for_update().filter(event=event).first()
-    if link is None:
+    new = link is None
+    if new:
         if token is None:
             raise ValidationError({"token": _("Enter the token the server showed.")})
         link = LiveLink(event=event, server_url=server_url, token=token, created_by=actor)
@@ -57,8 +59,16 @@ def pair(actor, event, *, server_url: str, token: str | None) -> LiveLink:
         link.enabled = True
         link.save(update_fields=["server_url", "token", "enabled", "refused"])
     LiveLink.objects.filter(pk=link.pk).update(failures=0, failing_since=None, last_error="")
+    if not new:  # (a new link's first push dumps the whole event anyway)
+        _unknown_change(event)
     transaction.on_commit(lambda: schedule_push(event.pk))
     return link
+
+
+def _unknown_change(event) -> None:
+    """Sending starts (again): what changed while it was off was numbered nowhere, so a
+    change that may touch anything makes the next push dump the whole event."""
+    outbox.add_change(event.pk)
 
 
 @transaction.atomic
@@ -67,8 +77,10 @@ def set_sending(actor, event, enabled: bool) -> LiveLink:
     link = LiveLink.objects.select_for_update().filter(event=event).first()
     if link is None:
         raise ValidationError(_("Enter the server address and the token first."))
-    link.enabled = enabled
+    was_enabled, link.enabled = link.enabled, enabled
     link.save(update_fields=["enabled"])
     if enabled:
+        if not was_enabled:
+            _unknown_change(event)
         transaction.on_commit(lambda: schedule_push(event.pk))
     return link

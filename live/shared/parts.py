@@ -25,8 +25,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from live.shared import protocol
-from scoring.archive.dump import export_event
+from scoring.archive.dump import dump_sheets, export_event
 from scoring.archive.validate import FORMAT, VERSION
+from tournaments.models import Table
 
 ROSTER_KEYS = ("clubs", "players", "participants", "groups")
 # Top-level keys of the archive that are the document's envelope, not a part.
@@ -63,6 +64,19 @@ def event_parts(event, version_dumps: dict | None = None) -> dict[str, Any]:
     """The event's parts as they are now (participants by their ids here).
     ``version_dumps``: see `scoring.archive.dump.export_event`."""
     return cut(export_event(event, refs="id", version_dumps=version_dumps))
+
+
+def sheet_parts(event, table_ids, version_dumps: dict | None = None) -> dict[str, Any] | None:
+    """The sheet parts of the tables ``table_ids`` of ``event`` as `event_parts` has them:
+    by key, None for a table without a sheet. None when a table is not the event's (any
+    more): the caller dumps the whole event instead."""
+    tables = Table.objects.filter(pk__in=table_ids, series__event=event)
+    rows = tables.values_list("pk", "series__number", "number")
+    keys = {pk: protocol.sheet_key(series, number) for pk, series, number in rows}
+    if len(keys) != len(set(table_ids)):
+        return None
+    sheets = dump_sheets({"table_id__in": list(keys)}, version_dumps=version_dumps)
+    return {key: sheets.get(pk) for pk, key in keys.items()}
 
 
 class KeptVersions:
@@ -130,15 +144,22 @@ class KeptDumps:
 
     versions: dict = field(default_factory=dict)
     sheets: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    # The last whole dump: for which link (id, creation time) and when (monotonic s).
+    whole_of: tuple | None = None
+    whole_at: float = 0.0
 
 
-def fingerprints(parts: dict[str, Any], kept: KeptDumps | None = None) -> dict[str, str]:
+def fingerprints(
+    parts: dict[str, Any], kept: KeptDumps | None = None, *, whole: bool = True
+) -> dict[str, str]:
     """The parts' fingerprints. With ``kept``, a sheet's is taken over from the last call
     when its part is equal: sheets are nearly all of a 400-player event's parts, a push
     changes a few, and the comparison is cheap (a kept version's dump is the same object
     from one dump to the next: equal lists of versions compare by identity). Only sheets:
     besides their versions they hold model fields of one type each, while a JSON field
-    elsewhere could turn 1 into 1.0 or true, equal in Python but not in the part sent."""
+    elsewhere could turn 1 into 1.0 or true, equal in Python but not in the part sent.
+    ``whole``: ``parts`` are all of the event's (else a few sheets, `sheet_parts`: the
+    others' kept fingerprints stay)."""
     if kept is None:
         return {key: fingerprint(data) for key, data in parts.items()}
     prints, sheets = {}, {}
@@ -150,7 +171,10 @@ def fingerprints(parts: dict[str, Any], kept: KeptDumps | None = None) -> dict[s
             prints[key] = fingerprint(data)
         if key.startswith(SHEET_PREFIX):
             sheets[key] = (data, prints[key])
-    kept.sheets = sheets
+    if whole:
+        kept.sheets = sheets
+    else:
+        kept.sheets.update(sheets)
     return prints
 
 

@@ -94,44 +94,15 @@ def export_event(
     seat_rows = Seat.objects.filter(series__event=event).order_by("table_id", "position")
     for table_id, participant_id in seat_rows.values_list("table_id", "participant_id"):
         seats[table_id].append(ref_of[participant_id])
-    sheet_rows = _rows(Sheet.objects.filter(table__series__event=event), Sheet, "pk", "table_id")
-    sheets = {s.table_id: s for s in sheet_rows}
-    event_versions = SheetVersion.objects.filter(sheet__table__series__event=event)
-    event_versions = event_versions.order_by("sheet_id", "number")
-    # (id, created, sheet, author) of every version in order; the rows where not known.
-    if version_dumps is None:  # (one read of the rows, nothing kept)
-        rows = list(event_versions)
-        version_keys = [(v.pk, v.created_at, v.sheet_id, v.created_by_id) for v in rows]
-    else:
-        version_keys = list(
-            event_versions.values_list("pk", "created_at", "sheet_id", "created_by_id")
-        )
-        new_ids = [pk for pk, at, _sheet, _by in version_keys if (pk, at) not in version_dumps]
-        rows = event_versions if len(new_ids) == len(version_keys) else _rows_by_id(new_ids)
-    known = version_dumps if version_dumps is not None else {}
+    sheet_of = dump_sheets(
+        {"table__series__event": event}, version_dumps=version_dumps, whole_event=True
+    )
 
     user_ids = {event.created_by_id}
-    for rows_of, model in ((series_list, Series), (sheets.values(), Sheet)):
-        users = [attname for _name, attname, is_user in field_plan(model) if is_user]
-        user_ids.update(getattr(row, attname) for row in rows_of for attname in users)
-    user_ids.update(key[3] for key in version_keys)
+    users = [attname for _name, attname, is_user in field_plan(Series) if is_user]
+    user_ids.update(getattr(row, attname) for row in series_list for attname in users)
     user_ids.discard(None)
     usernames = dict(User.objects.filter(pk__in=user_ids).values_list("pk", User.USERNAME_FIELD))
-
-    dumped = {
-        (v.pk, v.created_at): _dump_fields(v, SheetVersion, usernames=usernames) for v in rows
-    }
-    if version_dumps is not None:  # holds this event's versions now, nothing gone since
-        current = {(pk, at) for pk, at, _sheet, _by in version_keys}
-        for gone in version_dumps.keys() - current:
-            del version_dumps[gone]
-        version_dumps.update(dumped)
-    versions = defaultdict(list)
-    for pk, at, sheet_id, by in version_keys:
-        data = dumped.get((pk, at)) or known[pk, at]
-        if data["created_by"] != usernames[by]:  # the user was renamed since
-            data = {**data, "created_by": usernames[by]}
-        versions[sheet_id].append(data)
 
     event_data = _dump_fields(
         event, Event, skip=("ruleset_slug", "ruleset_overrides"), usernames=usernames
@@ -158,13 +129,7 @@ def export_event(
     for table in tables:
         data = _dump_fields(table, Table)
         data["seats"] = seats[table.pk]
-        sheet = sheets.get(table.pk)
-        if sheet is None:
-            data["sheet"] = None
-        else:
-            sheet_data = _dump_fields(sheet, Sheet, usernames=usernames)
-            sheet_data["versions"] = versions[sheet.pk]
-            data["sheet"] = sheet_data
+        data["sheet"] = sheet_of.get(table.pk)
         tables_of[table.series_id].append(data)
 
     series_out = []
@@ -196,6 +161,60 @@ def export_event(
         "series": series_out,
         **section_data,
     }
+
+
+def dump_sheets(
+    where: dict, *, version_dumps: dict[tuple, dict] | None = None, whole_event: bool = False
+) -> dict[int, dict]:
+    """The sheets the filter ``where`` (on Sheet) selects, each as the archive writes it
+    (its fields and its versions), by table id: `export_event`'s for its event, and the
+    live sender's for the few tables a change touched (`live.shared.parts.sheet_parts`).
+
+    ``version_dumps``: see `export_event`; ``whole_event``: the filter selects all of one
+    event's sheets, so versions kept there but no longer found are dropped from it."""
+    sheet_rows = _rows(Sheet.objects.filter(**where), Sheet, "pk", "table_id")
+    version_where = {f"sheet__{name}": value for name, value in where.items()}
+    event_versions = SheetVersion.objects.filter(**version_where).order_by("sheet_id", "number")
+    # (id, created, sheet, author) of every version in order; the rows where not known.
+    if version_dumps is None:  # (one read of the rows, nothing kept)
+        rows = list(event_versions)
+        version_keys = [(v.pk, v.created_at, v.sheet_id, v.created_by_id) for v in rows]
+    else:
+        version_keys = list(
+            event_versions.values_list("pk", "created_at", "sheet_id", "created_by_id")
+        )
+        new_ids = [pk for pk, at, _sheet, _by in version_keys if (pk, at) not in version_dumps]
+        rows = event_versions if len(new_ids) == len(version_keys) else _rows_by_id(new_ids)
+    known = version_dumps if version_dumps is not None else {}
+
+    users = [attname for _name, attname, is_user in field_plan(Sheet) if is_user]
+    user_ids = {getattr(row, attname) for row in sheet_rows for attname in users}
+    user_ids.update(key[3] for key in version_keys)
+    user_ids.discard(None)
+    User = user_model()
+    usernames = dict(User.objects.filter(pk__in=user_ids).values_list("pk", User.USERNAME_FIELD))
+
+    dumped = {
+        (v.pk, v.created_at): _dump_fields(v, SheetVersion, usernames=usernames) for v in rows
+    }
+    if version_dumps is not None:
+        if whole_event:  # holds this event's versions now, nothing gone since
+            current = {(pk, at) for pk, at, _sheet, _by in version_keys}
+            for gone in version_dumps.keys() - current:
+                del version_dumps[gone]
+        version_dumps.update(dumped)
+    versions = defaultdict(list)
+    for pk, at, sheet_id, by in version_keys:
+        data = dumped.get((pk, at)) or known[pk, at]
+        if data["created_by"] != usernames[by]:  # the user was renamed since
+            data = {**data, "created_by": usernames[by]}
+        versions[sheet_id].append(data)
+    out = {}
+    for sheet in sheet_rows:
+        data = _dump_fields(sheet, Sheet, usernames=usernames)
+        data["versions"] = versions[sheet.pk]
+        out[sheet.table_id] = data
+    return out
 
 
 def _rows(queryset, model, *extra: str) -> list[SimpleNamespace]:

@@ -105,5 +105,5 @@ def resolve_dispute(
     )
     numbers = range(1, len(check.grid["hands"]) + 1)
     storage.store_hands(sheet, check, participants, numbers, series.event.ruleset)
-    bump_results_version(series.event_id)
+    bump_results_version(series.event_id, sheet_table=table.pk)
     return version

@@ -173,7 +173,7 @@ def save_sheet(
     require_role(actor, _club(table), SCORER)
     table, sheet = _lock(table)
     # Before any check: live results number the change, and a laptop's event refuses it.
-    announce_change(table.series.event_id)
+    announce_change(table.series.event_id, sheet_table=table.pk)
     _require_started(table)
     _refuse_disputed(sheet)
     status = sheet.status if sheet else None
@@ -225,7 +225,7 @@ def save_sheet(
     numbers = range(1, len(check.grid["hands"]) + 1) if full else check.valid_hands
     stored = store_hands(sheet, check, participants, numbers, series.event.ruleset, new=new)
     if kind == SheetVersion.Kind.CORRECTION:
-        bump_results_version(series.event_id)
+        bump_results_version(series.event_id, sheet_table=table.pk)
     return SaveResult(sheet, version, check, stored)
 
 
@@ -334,7 +334,7 @@ def confirm_sheet(actor, table: Table, grid: dict, *, expected_version: int) -> 
     sheet.status = Sheet.Status.CONFIRMED
     sheet.confirmed_by, sheet.confirmed_at = actor, timezone.now()
     version = next_version(sheet, actor, SheetVersion.Kind.CONFIRMATION, content.grid)
-    bump_results_version(table.series.event_id)
+    bump_results_version(table.series.event_id, sheet_table=table.pk)
     return version
 
 
@@ -373,7 +373,9 @@ def blind_confirm(actor, table: Table, grid: dict, *, expected_version: int) -> 
         sheet.status = Sheet.Status.DISPUTED
     version = next_version(sheet, actor, SheetVersion.Kind.BLIND, check.grid)
     if confirmed:
-        bump_results_version(table.series.event_id)
+        bump_results_version(table.series.event_id, sheet_table=table.pk)
+    else:  # disputed: no public figure moves, but the sheet did
+        announce_change(table.series.event_id, sheet_table=table.pk)
     return BlindResult(sheet, version, confirmed, differences)
 
 

@@ -183,7 +183,7 @@ def enter_hand(
         hand=check.grid["hands"][number - 1],
         version=version.number,
     )
-    announce_change(series.event_id)  # the sheet changed (live results number it)
+    announce_change(series.event_id, sheet_table=table.pk)  # (live results number it)
     return HandSaved(entry, created=True)
 
 
@@ -234,7 +234,8 @@ def _confirm_sheet_if_done(table, sheet: Sheet, rows: dict[int, TableHand], seat
     sheet.status = Sheet.Status.CONFIRMED
     sheet.confirmed_by, sheet.confirmed_at = confirmer, timezone.now()
     storage.next_version(sheet, confirmer, SheetVersion.Kind.CONFIRMATION, content.grid)
-    bump_results_version(table.series.event_id)  # a confirmed sheet changes the standings
+    # A confirmed sheet changes the standings.
+    bump_results_version(table.series.event_id, sheet_table=table.pk)
     return True
 
 
@@ -270,7 +271,7 @@ def dispute_hand(link: TableLink, seat: int, number: int, hand: dict) -> SheetVe
     row.status, row.decided_by, row.decided_at = TableHand.Status.DISPUTED, seat, timezone.now()
     row.save(update_fields=["status", "decided_by", "decided_at"])
     sheet.status = Sheet.Status.DISPUTED
-    announce_change(table.series.event_id)
+    announce_change(table.series.event_id, sheet_table=table.pk)
     return storage.next_version(sheet, seat_user(table, seat), SheetVersion.Kind.BLIND, check.grid)
 
 
@@ -315,5 +316,5 @@ def settle_hand(actor, table, number: int, take: str) -> SheetVersion:
     row.status = TableHand.Status.CONFIRMED
     row.save(update_fields=["status"])
     if not _confirm_sheet_if_done(table, sheet, _current_rows(table), row.decided_by):
-        announce_change(series.event_id)
+        announce_change(series.event_id, sheet_table=table.pk)
     return version
