@@ -231,6 +231,42 @@ def test_a_running_push_keeps_the_marker_and_its_end_asks_for_what_came_in_meanw
     result = sender.push_live.call(event_id=event.pk)
     assert result["state"] == "done" and result["more"] is False
     assert server.last_seq == 2
+
+
+def _finish_waiting(event):
+    DBTaskResult.objects.filter(task_path=sender.push_live.module_path).update(
+        status=TaskResultStatus.SUCCESSFUL
+    )
+
+
+def test_follow_up_pushes_while_it_sends_and_none_after_a_quiet_while(
+    event, link, director, server, monkeypatch
+):
+    """A push that sent something asks for a follow-up PUSH_GAP_S later, which the next
+    change finds waiting (no task row of its own); a follow-up that finds nothing dumps
+    nothing; once nothing was sent for FOLLOW_UP_S the marker is cleared."""
+    dumps = []
+    real = sender.event_parts
+    monkeypatch.setattr(sender, "event_parts", lambda *a, **k: dumps.append(1) or real(*a, **k))
+    assert sender.push_live.call(event_id=event.pk)["state"] == "done"
+    follow_up = waiting_pushes(event).get()
+    assert marks(link, follow_up)
+    assert follow_up.run_after > timezone.now() + timedelta(seconds=sender.PUSH_GAP_S - 1)
+    with CaptureQueriesContext(connection) as queries:
+        change_venue(director, event, "Stadthalle")
+    assert not [q for q in queries if "dbtaskresult" in q["sql"]]
+    _finish_waiting(event)
+    assert sender.push_live.call(event_id=event.pk)["state"] == "done"
+    assert server.last_seq == 2 and waiting_pushes(event).count() == 1
+    _finish_waiting(event)
+    before = len(dumps)
+    assert sender.push_live.call(event_id=event.pk)["state"] == "nothing"
+    assert len(dumps) == before  # nothing dumped
+    assert marks(link, waiting_pushes(event).get())  # still sent lately: another follow-up
+    _finish_waiting(event)
+    quiet = timezone.now() - timedelta(seconds=sender.FOLLOW_UP_S + 1)
+    LiveLink.objects.filter(pk=link.pk).update(last_sent_at=quiet)
+    assert sender.push_live.call(event_id=event.pk)["state"] == "nothing"
     assert LiveLink.objects.get(pk=link.pk).push_after is None
     assert waiting_pushes(event).count() == 0
     # A change after that asks for its push (a task row and the marker again).
@@ -240,7 +276,9 @@ def test_a_running_push_keeps_the_marker_and_its_end_asks_for_what_came_in_meanw
 
 def test_a_push_that_sends_nothing_or_is_refused_clears_the_marker(event, link, server):
     sender.push_live.call(event_id=event.pk)  # the first push numbers a change and sends
-    assert LiveLink.objects.get(pk=link.pk).push_after is None
+    _finish_waiting(event)  # its follow-up
+    quiet = timezone.now() - timedelta(seconds=sender.FOLLOW_UP_S + 1)
+    LiveLink.objects.filter(pk=link.pk).update(last_sent_at=quiet)
     assert sender.push_live.call(event_id=event.pk)["state"] == "nothing"
     assert LiveLink.objects.get(pk=link.pk).push_after is None
     LiveLink.objects.filter(pk=link.pk).update(refused="Zugangsschlüssel widerrufen")
