@@ -242,7 +242,7 @@ if HALL_MODE:
     # alone runs NORMAL (romme.hall sets HALL_SQLITE_SYNC): its own commits (task rows, the
     # server's acknowledgements) are sent again if lost, and its syncs queued with the
     # director's on the laptop's disk (docs/live.md); the one commit of it that must last,
-    # numbering a change, is synced (live.laptop.sender._allocate_change).
+    # numbering a change, is synced (live.laptop.outbox.allocate_change).
     HALL_SQLITE_SYNC = "NORMAL" if os.environ.get("HALL_SQLITE_SYNC") == "NORMAL" else "FULL"
     DATABASES["default"]["OPTIONS"]["init_command"] = (
         f"PRAGMA journal_mode=WAL; PRAGMA synchronous={HALL_SQLITE_SYNC}; PRAGMA busy_timeout=20000"

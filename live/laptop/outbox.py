@@ -19,9 +19,10 @@ the change unsent (PostgreSQL; SQLite's IMMEDIATE transactions run one after the
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import NamedTuple
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from live.models import LiveChange, LiveLink
@@ -89,3 +90,30 @@ def last_number(event_id: int) -> int:
 def waiting(link: LiveLink) -> int:
     """Changes the server has not acknowledged yet."""
     return max(0, link.next_seq - 1 - link.acked_seq)
+
+
+def allocate_change(event_id: int) -> int | None:
+    """Number a change from the worker, synced to the disk even where the worker's other
+    commits are not (the hall's live worker, romme/settings.py): a number lost in a power
+    cut after the server took it would be given again to another change, which the server
+    would then take for one it holds."""
+    with synced_commits(), transaction.atomic():
+        numbered = add_change(event_id)
+        return last_number(event_id) if numbered is not None else None
+
+
+@contextmanager
+def synced_commits():
+    # (Inside a transaction the level cannot change: the outer commit decides.)
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA synchronous")
+        level = cursor.fetchone()[0]
+        cursor.execute("PRAGMA synchronous=FULL")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA synchronous={int(level)}")

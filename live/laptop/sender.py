@@ -2,7 +2,7 @@
 
 `push(event)` runs in the task worker (`push_live`, asked for in every change's own
 transaction by `wake` and again with backoff after a failure; never in a director's
-request): it dumps the event's parts (`live.shared.parts`), sends the ones whose fingerprint
+request): it dumps the event's parts (`live.laptop.dumps`), sends the ones whose fingerprint
 differs from what the server acknowledged and the keys that no longer exist, in batches of
 at most ``BATCH_BYTES`` (all but the last ``final: false``), answering changes
 ``acked_seq + 1`` … the last change at dump time. A network error, a timeout, 5xx or 429 is
@@ -21,7 +21,6 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
@@ -30,18 +29,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import TaskResultStatus, task
 
-from common.gc_tuning import cycle_collection_paused
-from live.laptop import outbox, transport
+from live.laptop import dumps, outbox, transport
 from live.models import Installation, LiveChange, LiveLink
 from live.shared import protocol
-from live.shared.parts import (
-    KeptDumps,
-    KeptVersions,
-    event_parts,
-    fingerprints,
-    read_snapshot,
-    sheet_parts,
-)
 
 BATCH_BYTES = 2 * 1024 * 1024
 TIMEOUT_S = 20.0
@@ -57,18 +47,9 @@ PUSH_GAP_S = 2.0
 # A push still waiting this long after its time has no worker running it (or its marker
 # outlived it): the next change asks the task table itself (`schedule_push`).
 PUSH_OVERDUE_S = 60.0
-# What the last pushes dumped: the next push reads only new versions' grids and
-# fingerprints only the sheets that changed.
-_KEPT = KeptVersions(events=2, make=KeptDumps)  # (a laptop sends one event, seldom two)
-# A push whose changes each name the one sheet they touched dumps only those sheets
-# (`_sheet_tables`), but the whole event at least this often: a write that numbers no
-# change, or names a sheet but touched more, reaches the server within this time.
-WHOLE_EVERY_S = 60.0
-# After a push that sent something, the worker asks for a follow-up push PUSH_GAP_S later,
-# and so on while the link sent something within this time: during play a change then
-# finds a push waiting (a follow-up that finds nothing dumps nothing, `_sheet_tables`).
+# A push that sent something asks for a follow-up PUSH_GAP_S later, and so on while the link
+# sent something within this time: during play a change then finds a push waiting.
 FOLLOW_UP_S = 30.0
-_clock = time.monotonic
 TASK_RESULTS_KEPT = timedelta(hours=1)
 REMOVE_EVERY_S = 600.0
 # Kinds of parts in the order a server can apply them: the event and its people first,
@@ -183,33 +164,6 @@ def _refused(link: LiveLink, answer: dict, status: int) -> PushResult:
     return PushResult("refused", last_seq=link.acked_seq, message=text)
 
 
-def _allocate_change(event_id: int) -> int | None:
-    """Number a change from the worker, synced to the disk even where the worker's other
-    commits are not (the hall's live worker, romme/settings.py): a number lost in a power
-    cut after the server took it would be given again to another change, which the server
-    would then take for one it holds."""
-    with _synced_commits(), transaction.atomic():
-        numbered = outbox.add_change(event_id)
-        return outbox.last_number(event_id) if numbered is not None else None
-
-
-@contextmanager
-def _synced_commits():
-    # (Inside a transaction the level cannot change: the outer commit decides.)
-    if connection.vendor != "sqlite" or connection.in_atomic_block:
-        yield
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA synchronous")
-        level = cursor.fetchone()[0]
-        cursor.execute("PRAGMA synchronous=FULL")
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA synchronous={int(level)}")
-
-
 def push(
     event, *, now: datetime | None = None, timeout: float = TIMEOUT_S, marked: bool = False
 ) -> PushResult:
@@ -231,29 +185,10 @@ def push(
             transport.get_json(status_url(link, origin_key()), link.token, PROBE_TIMEOUT_S)
         except (OSError, ValueError) as error:
             return _failed(link, _network_message(error), now)
-    # The dump makes some 100,000 short-lived objects that hold no cycles: the collector's
-    # walks over the worker's heap doubled its CPU (docs/performance-log.md, 2026-11-26).
     sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}
-    with cycle_collection_paused():
-        with read_snapshot():
-            link_row = LiveLink.objects.filter(pk=link.pk)
-            next_seq = link_row.values_list("next_seq", flat=True).get()
-            kept = _KEPT.of(event.pk)
-            tables = _sheet_tables(link, next_seq - 1, kept)
-            parts = None if tables is None else sheet_parts(event, tables, kept.versions)
-            whole = parts is None
-            if whole:
-                parts = event_parts(event, kept.versions)
-                kept.whole_of, kept.whole_at = (link.pk, link.created_at), _clock()
-        if whole:
-            removed = sorted(k for k in sent_parts if k not in parts)
-        else:  # a table of the changes whose sheet is gone
-            removed = sorted(k for k, data in parts.items() if data is None and k in sent_parts)
-            parts = {k: data for k, data in parts.items() if data is not None}
-            for key in removed:
-                kept.sheets.pop(key, None)
-        prints = fingerprints(parts, kept, whole=whole)
-    to_seq = next_seq - 1
+    dumped = dumps.dump(event, link, sent_parts)
+    parts, prints, removed = dumped.parts, dumped.prints, dumped.removed
+    to_seq = dumped.next_seq - 1
     changed = sorted((k for k in parts if sent_parts.get(k) != prints[k]), key=_rank)
     if to_seq <= link.acked_seq:
         if not changed and not removed:
@@ -261,7 +196,7 @@ def push(
             return PushResult("nothing", last_seq=link.acked_seq)
         # Parts differ without a numbered change (sending was off, the first push, a
         # restored server): number one, so the server's count moves with the content.
-        to_seq = _allocate_change(event.pk) or to_seq
+        to_seq = outbox.allocate_change(event.pk) or to_seq
         if to_seq <= link.acked_seq:
             return PushResult("off", message=_("Live publishing is switched off for this event."))
 
@@ -313,26 +248,6 @@ def push(
         message = _("The server did not accept the changes (HTTP %(status)s).") % {"status": status}
         return _failed(link, f"{message} {reason}".strip(), now)
     raise AssertionError("unreachable: the last batch is final")
-
-
-def _sheet_tables(link: LiveLink, to_seq: int, kept: KeptDumps) -> set[int] | None:
-    """The tables whose sheets alone the changes waiting to be sent touched (each change
-    names one: `LiveChange.sheet_table`; none when no change waits), when this process
-    dumped the whole event for this link within ``WHOLE_EVERY_S``; None: dump the whole
-    event (a change that may touch anything, or the last whole dump too old). A sheet's
-    save or confirmation then dumps one sheet, not the 400-player event (issue 38: 39 → 2
-    ms a push), and a follow-up push that finds nothing dumps nothing."""
-    if kept.whole_of != (link.pk, link.created_at) or _clock() - kept.whole_at > WHOLE_EVERY_S:
-        return None
-    if to_seq <= link.acked_seq:
-        return set()
-    waiting = LiveChange.objects.filter(
-        event_id=link.event_id, seq__gt=link.acked_seq, seq__lte=to_seq
-    )
-    tables = list(waiting.values_list("sheet_table", flat=True))
-    if len(tables) != to_seq - link.acked_seq or None in tables:
-        return None
-    return set(tables)
 
 
 def _network_message(error: Exception) -> str:
@@ -501,6 +416,7 @@ def wake(event_id: int, push_due: int | None) -> None:
 
 
 _last_removal = [0.0]  # this worker's last removal of old task results (monotonic s)
+_clock = time.monotonic
 
 
 def _remove_old_task_results() -> None:

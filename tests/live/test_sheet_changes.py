@@ -8,7 +8,7 @@ from django.db import transaction
 
 from clubs.permissions import ORGANISER
 from live import receivers
-from live.laptop import outbox, sender, transport
+from live.laptop import dumps, outbox, sender, transport
 from live.laptop.services import pair, set_sending
 from live.models import LiveChange, LiveLink
 from live.shared import protocol
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def outbox_connected(monkeypatch):
     receivers.connect()
     # A sender's memory of its dumps starts empty (event ids return in rolled-back tests).
-    monkeypatch.setattr(sender, "_KEPT", KeptVersions(events=2, make=KeptDumps))
+    monkeypatch.setattr(dumps, "_KEPT", KeptVersions(events=2, make=KeptDumps))
 
 
 @pytest.fixture
@@ -182,13 +182,13 @@ def server(monkeypatch):
 def whole_dumps(monkeypatch):
     """The number of whole dumps the sender made."""
     made = []
-    real = sender.event_parts
+    real = dumps.event_parts
 
     def counted(event, *args, **kwargs):
         made.append(event.pk)
         return real(event, *args, **kwargs)
 
-    monkeypatch.setattr(sender, "event_parts", counted)
+    monkeypatch.setattr(dumps, "event_parts", counted)
     return made
 
 
@@ -224,11 +224,11 @@ def test_the_whole_event_is_dumped_again_after_a_while(
     series, tables = make_series(club_a, tables=2, rounds=1)
     event = _linked(series)
     now = [1000.0]
-    monkeypatch.setattr(sender, "_clock", lambda: now[0])
+    monkeypatch.setattr(dumps, "_clock", lambda: now[0])
     sender.push(event)
     grid = random_grid(hands=4, seed=10)
     services.save_sheet(first, tables[0], grid, expected_version=0)
-    now[0] += sender.WHOLE_EVERY_S + 1
+    now[0] += dumps.WHOLE_EVERY_S + 1
     assert sender.push(event).state == "done" and len(whole_dumps) == 2
     services.save_sheet(first, tables[1], grid, expected_version=0)
     assert sender.push(event).state == "done" and len(whole_dumps) == 2  # recent again

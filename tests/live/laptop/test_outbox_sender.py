@@ -14,7 +14,7 @@ from django_tasks_db.models import DBTaskResult, get_date_max
 
 from clubs.permissions import ORGANISER
 from live import receivers
-from live.laptop import sender, transport
+from live.laptop import dumps, sender, transport
 from live.models import LiveChange, LiveLink
 from live.shared import protocol
 from live.shared.parts import event_parts
@@ -245,9 +245,9 @@ def test_follow_up_pushes_while_it_sends_and_none_after_a_quiet_while(
     """A push that sent something asks for a follow-up PUSH_GAP_S later, which the next
     change finds waiting (no task row of its own); a follow-up that finds nothing dumps
     nothing; once nothing was sent for FOLLOW_UP_S the marker is cleared."""
-    dumps = []
-    real = sender.event_parts
-    monkeypatch.setattr(sender, "event_parts", lambda *a, **k: dumps.append(1) or real(*a, **k))
+    made = []
+    real = dumps.event_parts
+    monkeypatch.setattr(dumps, "event_parts", lambda *a, **k: made.append(1) or real(*a, **k))
     assert sender.push_live.call(event_id=event.pk)["state"] == "done"
     follow_up = waiting_pushes(event).get()
     assert marks(link, follow_up)
@@ -259,9 +259,9 @@ def test_follow_up_pushes_while_it_sends_and_none_after_a_quiet_while(
     assert sender.push_live.call(event_id=event.pk)["state"] == "done"
     assert server.last_seq == 2 and waiting_pushes(event).count() == 1
     _finish_waiting(event)
-    before = len(dumps)
+    before = len(made)
     assert sender.push_live.call(event_id=event.pk)["state"] == "nothing"
-    assert len(dumps) == before  # nothing dumped
+    assert len(made) == before  # nothing dumped
     assert marks(link, waiting_pushes(event).get())  # still sent lately: another follow-up
     _finish_waiting(event)
     quiet = timezone.now() - timedelta(seconds=sender.FOLLOW_UP_S + 1)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from live.laptop import outbox, sender
+from live.laptop import outbox
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -49,5 +49,5 @@ def test_the_worker_numbers_a_change_with_a_synced_commit(monkeypatch):
     monkeypatch.setattr(outbox, "last_number", lambda event_id: 7)
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA synchronous=NORMAL")
-    assert sender._allocate_change(1) == 7
+    assert outbox.allocate_change(1) == 7
     assert seen == [2] and level() == 1  # FULL while numbering, NORMAL again after
