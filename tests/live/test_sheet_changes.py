@@ -8,7 +8,7 @@ from django.db import transaction
 
 from clubs.permissions import ORGANISER
 from live import receivers
-from live.laptop import dumps, outbox, sender, transport
+from live.laptop import dumps, outbox, sender
 from live.laptop.services import pair, set_sending
 from live.models import LiveChange, LiveLink
 from live.shared import protocol
@@ -18,7 +18,7 @@ from scoring.sheets import disputes, services
 from scoring.sheets.table import entry as table_entry
 from scoring.sheets.table import links as table_links
 from tests.factories import user_with_role
-from tests.live.laptop.test_outbox_sender import FakeServer, change_venue
+from tests.live.laptop.test_outbox_sender import change_venue
 from tests.sheets.conftest import make_series, random_grid
 from tournaments.models import Event
 
@@ -167,15 +167,6 @@ def test_sheet_parts_are_the_whole_dump_s_sheets(club_a, people):
 
 
 # ----- the sender --------------------------------------------------------------------------
-
-
-@pytest.fixture
-def server(monkeypatch):
-    fake = FakeServer()
-    fake.probes = []
-    monkeypatch.setattr(transport, "post_json", fake)
-    monkeypatch.setattr(transport, "get_json", fake.status)
-    return fake
 
 
 @pytest.fixture

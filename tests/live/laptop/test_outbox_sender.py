@@ -16,7 +16,6 @@ from clubs.permissions import ORGANISER
 from live import receivers
 from live.laptop import dumps, sender, transport
 from live.models import LiveChange, LiveLink
-from live.shared import protocol
 from live.shared.parts import event_parts
 from scoring.demo.generate import Plan, generate_event
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, user_with_role
@@ -61,55 +60,6 @@ def link(event):
     return LiveLink.objects.create(
         event=event, server_url="https://ergebnisse.example", token="tok-123"
     )
-
-
-class FakeServer:
-    """Holds parts and a last number; applies a batch as the protocol says. ``script``:
-    answers (or exceptions) given instead, one per request, before acting normally."""
-
-    def __init__(self):
-        self.last_seq = 0
-        self.parts = {}
-        self.batches = []
-        self.script = []
-
-    def __call__(self, url, token, payload, timeout):
-        assert url == "https://ergebnisse.example/api/live/v1/batches"
-        assert token == "tok-123"
-        self.batches.append(payload)
-        if self.script:
-            answer = self.script.pop(0)
-            if isinstance(answer, Exception):
-                raise answer
-            return answer
-        if payload["to_seq"] <= self.last_seq:
-            return 200, {"last_seq": self.last_seq}
-        if payload["from_seq"] != self.last_seq + 1:
-            return 409, {"error": "Lücke", "code": protocol.GAP, "last_seq": self.last_seq}
-        for part in payload["parts"]:
-            self.parts[part["key"]] = part["data"]
-        for key in payload["removed"]:
-            self.parts.pop(key, None)
-        if payload["final"]:
-            self.last_seq = payload["to_seq"]
-        return 200, {"last_seq": self.last_seq}
-
-    def status(self, url, token, timeout):
-        """The status a failing link asks first (the probe); scripted exceptions apply."""
-        assert url.startswith("https://ergebnisse.example/api/live/v1/status?")
-        self.probes.append(url)
-        if self.script and isinstance(self.script[0], Exception):
-            raise self.script.pop(0)
-        return 200, {"last_seq": self.last_seq, "owner": "laptop"}
-
-
-@pytest.fixture
-def server(monkeypatch):
-    fake = FakeServer()
-    fake.probes = []
-    monkeypatch.setattr(transport, "post_json", fake)
-    monkeypatch.setattr(transport, "get_json", fake.status)
-    return fake
 
 
 def change_venue(director, event, venue):

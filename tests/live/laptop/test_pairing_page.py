@@ -17,7 +17,7 @@ from live.laptop import sender, transport
 from live.models import LiveLink
 from live.shared.parts import event_parts
 from tests.factories import ClubFactory, EventFactory, user_with_role
-from tests.live.laptop.test_outbox_sender import FakeServer
+from tests.live.fake_server import FakeServer
 
 pytestmark = pytest.mark.django_db
 DE = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9"}
