@@ -59,3 +59,31 @@ def test_the_saves_that_met_a_push_are_shown_apart(capsys):
     assert "| … link on: saves while a push ran / the others: count; p50 / p95 ms | " in out
     assert "3; 20.0 / 20.0 · 17; 10.0 / 10.0 |" in out
     assert "on the director's CPU, running while he waits (--server-core)" in out
+
+
+def test_where_the_saves_time_went_is_split_by_mode(capsys):
+    """The director's CPU, his wait for the write lock and the rest, p50 / p95, off → on."""
+    from types import SimpleNamespace
+
+    from bench.live.report import report
+
+    off, on = [0.030] * 20, [0.032] * 18 + [0.040] * 2
+    split = {
+        "off": {"cpu": [0.026] * 20, "lock": [0.0] * 20},
+        "on": {"cpu": [0.027] * 18 + [0.028] * 2, "lock": [0.0] * 18 + [0.008] * 2},
+    }
+    args = SimpleNamespace(quick=False, cost_only=20, server_nice=19, server_own_disk=True,
+                           server_core=False)  # fmt: skip
+    cost = {"times": {"off": off, "on": on}, "pushes": {"on": 3, "off": 0},
+            "busy": {"on": 1.0, "off": 0.0}, "spent": {"on": 10.0, "off": 10.0},
+            "split": split}  # fmt: skip
+    report(args, None, cost, None, [1.0, 1.0], [(1.0,)], "")
+    out = capsys.readouterr().out
+    assert (
+        "| … save + confirm's CPU, off → on: p50 / p95 ms | 26.00 → 27.00 / 26.00 → 28.00 |" in out
+    )
+    assert (
+        "| … save + confirm's write lock, off → on: p50 / p95 ms | 0.00 → 0.00 / 0.00 → 8.00 |"
+        in out
+    )
+    assert "| … save + confirm's rest, off → on: p50 / p95 ms | 4.00 → 5.00 / 4.00 → 5.00 |" in out

@@ -82,8 +82,13 @@ CAPPED = 6  # failed tries after which the sender retries every BACKOFF_MAX_S (2
 # ----- the server ---------------------------------------------------------------------------
 
 
-def play_sheet(helper, director, table, rng) -> float:
-    """The helper enters a whole sheet, the director confirms it; the seconds both took."""
+def play_sheet(helper, director, table, rng, split: dict | None = None) -> float:
+    """The helper enters a whole sheet, the director confirms it; the seconds both took.
+    ``split`` (lists "cpu" and "lock"): where they went, the process's own CPU and the wait
+    for SQLite's write lock (its transactions' BEGIN IMMEDIATE); the rest is the disk's
+    syncs and time off the CPU."""
+    from django.db import connection
+
     from rules import random_hand
     from scoring.models import Sheet
     from scoring.sheets.services import confirm_sheet, save_sheet
@@ -95,11 +100,27 @@ def play_sheet(helper, director, table, rng) -> float:
         for i in range(table.series.planned_rounds * size)
     ]
     grid = {"first_dealer": 0, "hands": hands}
-    started = time.perf_counter()
-    save_sheet(helper, table, grid, expected_version=0, submit=True)
-    version = Sheet.objects.filter(table=table).values_list("version", flat=True).get()
-    confirm_sheet(director, table, grid, expected_version=version)
-    return time.perf_counter() - started
+    lock = [0.0]
+
+    def begin_timed(execute, sql, params, many, context):
+        if not sql.startswith("BEGIN"):
+            return execute(sql, params, many, context)
+        began = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            lock[0] += time.perf_counter() - began
+
+    started, cpu = time.perf_counter(), time.thread_time()
+    with connection.execute_wrapper(begin_timed):
+        save_sheet(helper, table, grid, expected_version=0, submit=True)
+        version = Sheet.objects.filter(table=table).values_list("version", flat=True).get()
+        confirm_sheet(director, table, grid, expected_version=version)
+    took = time.perf_counter() - started
+    if split is not None:
+        split["cpu"].append(time.thread_time() - cpu)
+        split["lock"].append(lock[0])
+    return took
 
 
 def next_series(director, event, number: int):
@@ -224,6 +245,7 @@ def measure_cost(event, director, helper, per_mode: int) -> dict:
     tables: list = []
     number = 3
     times: dict[str, list[float]] = {"off": [], "on": []}
+    split = {m: {"cpu": [], "lock": []} for m in times}  # play_sheet's split of each save
     busy = {"on": 0.0, "off": 0.0}
     spent = {"on": 0.0, "off": 0.0}
     pushes = {"on": 0, "off": 0}
@@ -245,7 +267,7 @@ def measure_cost(event, director, helper, per_mode: int) -> dict:
                 number += 1
                 tables = tables_of(next_series(director, event, number))
             started = time.time()
-            times[mode].append(play_sheet(helper, director, tables.pop(0), rng))
+            times[mode].append(play_sheet(helper, director, tables.pop(0), rng, split[mode]))
             if mode == "on":
                 saves_on.append((started, started + times[mode][-1]))
         spent[mode] += time.perf_counter() - wall
@@ -259,7 +281,8 @@ def measure_cost(event, director, helper, per_mode: int) -> dict:
     set_sending(director, event, True)
     wait_for(lambda: link_state(event.pk)[0] == link_state(event.pk)[1], 120, "last push")
     met = [any(a < end and start < b for a, b in push_spans) for start, end in saves_on]
-    return {"times": times, "busy": busy, "spent": spent, "pushes": pushes, "met": met}
+    return {"times": times, "busy": busy, "spent": spent, "pushes": pushes, "met": met,
+            "split": split}  # fmt: skip
 
 
 def measure_backlog(

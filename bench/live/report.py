@@ -48,6 +48,32 @@ def rise_interval(off: list[float], on: list[float], rounds: int = 2000) -> tupl
     return rises[round(0.05 * (rounds - 1))], rises[round(0.95 * (rounds - 1))]
 
 
+def split_rows(row, times: dict, split: dict) -> None:
+    """Where the saves' time went, off → on: the director's own CPU (a rise: his process's
+    work, or a CPU slowed by what runs beside it), the wait for SQLite's write lock (the
+    workers' writes), the rest (the disk's syncs, time off the CPU)."""
+    parts = {
+        mode: {
+            "CPU": [x * 1000 for x in split[mode]["cpu"]],
+            "write lock": [x * 1000 for x in split[mode]["lock"]],
+            "rest": [
+                (t - c - w) * 1000
+                for t, c, w in zip(
+                    times[mode], split[mode]["cpu"], split[mode]["lock"], strict=True
+                )
+            ],
+        }
+        for mode in ("off", "on")
+    }
+    for name in ("CPU", "write lock", "rest"):
+        off, on = parts["off"][name], parts["on"][name]
+        row(
+            f"… save + confirm's {name}, off → on: p50 / p95 ms",
+            f"{statistics.median(off or [0]):.2f} → {statistics.median(on or [0]):.2f} / "
+            f"{pct(off, 0.95):.2f} → {pct(on, 0.95):.2f}",
+        )
+
+
 def backoff_cap() -> float:
     from live.laptop.sender import BACKOFF_MAX_S
 
@@ -126,6 +152,8 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
             f"{len(during)}; {statistics.median(during or [0]):.1f} / {pct(during, 0.95):.1f}"
             f" · {len(apart)}; {statistics.median(apart or [0]):.1f} / {pct(apart, 0.95):.1f}",
         )
+    if cost.get("split"):
+        split_rows(row, cost["times"], cost["split"])
     row("load average (1 min) at start / after each step",
         " / ".join(f"{x[0]:.1f}" for x in loads))  # fmt: skip
     if backlog is not None and not backlog["equal"]:
