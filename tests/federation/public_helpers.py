@@ -3,6 +3,7 @@ snapshot in the documented lines format (made by hand), a private ranking, sanct
 unsanctioned events, a player hidden from the public."""
 
 import datetime as dt
+import re
 
 from django.utils import timezone
 
@@ -109,3 +110,9 @@ def build(national, region_a, region_b, club_a, club_b) -> dict:
 
 
 SECRETS = ("GEHEIM", str(BIRTH_YEAR), "Wunsch")
+
+
+def leaked(body: str) -> list[str]:
+    """The secrets in a page or an answer; the birth year only as a number of its own, not
+    as digits inside another (a timestamp's microseconds once held 1937)."""
+    return [s for s in SECRETS if re.search(rf"(?<!\d){re.escape(s)}(?!\d)", body)]
