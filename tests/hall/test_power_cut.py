@@ -133,7 +133,8 @@ class Phone:
 
 class Tables:
     """The phones of every table, each table a thread: hand n written by seat n-1 and
-    confirmed by the next seat; the slow tables are still playing when the power goes."""
+    confirmed by the next seat; the slow tables are still playing when the power goes
+    (they hold their last hand until the cut)."""
 
     def __init__(self, base: str, links: list[dict]):
         self.base, self.links = base, links
@@ -153,6 +154,10 @@ class Tables:
                 status, _ = phone.send(root + "seat/", {"code": code})
                 assert status == 302, status
             for n in range(1, ROUNDS * size + 1):
+                if slow and n == ROUNDS * size:
+                    # A slow table never completes its sheet, however long the fast ones take
+                    # on a loaded machine (CI once saw two slow tables finish first).
+                    self.cut.wait(timeout=60)
                 if self.cut.is_set():
                     return
                 client_id = f"cut-{link['table']}-{n}-{rng.randrange(10**9)}"
@@ -255,7 +260,9 @@ def test_a_power_cut_during_saves_loses_no_acknowledged_hand_and_the_backup_rest
             any(t.is_alive() for t in threads[:FAST]) or tables.saves(slow) < 2 * len(slow)
         ):
             time.sleep(0.05)
-        assert any(t.is_alive() for t in threads[FAST:]), "the slow tables finished before the cut"
+        pairs = zip(threads[FAST:], links[FAST:], strict=True)
+        stopped = [link["table"] for thread, link in pairs if not thread.is_alive()]
+        assert not stopped, f"slow tables stopped before the cut: {stopped} {tables.refused}"
         alive = power_cut(halls[-1])
         phases["saves"] = time.monotonic() - started - sum(phases.values())
         tables.cut.set()
