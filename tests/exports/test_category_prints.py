@@ -80,7 +80,9 @@ def test_category_pdf_in_german_with_each_categorys_ranks(event):
             assert match, (cut.category.name, row.rank, row.name)
             position = match.end()
     assert "disqualifiziert" in text
-    assert filename.endswith("kategoriewertungen.pdf")
+    # the event's name, then the print's, once ("…-kategoriewertungen-kategoriewertungen" before)
+    assert filename.endswith("-kategoriewertungen.pdf"), filename
+    assert filename.count("kategoriewertungen") == 1, filename
 
 
 def test_category_wall_list_is_a3(event):

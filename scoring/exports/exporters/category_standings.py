@@ -169,9 +169,6 @@ class CategoryStandingsExporter(Exporter):
     def header_text(self, event):
         return event.name
 
-    def label(self, event) -> str:
-        return str(self.name)
-
     def title(self, event):
         return f"{self.name} – {event}"
 
