@@ -41,12 +41,16 @@ def seed_prizes(sender=None, *, tournament: Event, **kwargs) -> None:
     if role is None:
         return
     director = role.user
-    # Damen, Senioren, Jugend (the demo has no youth: it stays empty, as in many clubs).
-    made = {c.kind: c for c in categories.add_standard_categories(director, tournament)}
+    # Damen, Senioren, Jugend (the demo has no youth: it stays empty, as in many clubs);
+    # an event that has them already keeps its own.
+    categories.add_standard_categories(director, tournament)
+    first = {}
+    for category in Category.objects.filter(event=tournament).order_by("order", "pk"):
+        first.setdefault(category.kind, category)
     lines = [*LINES]
     for kind in (Category.Kind.WOMEN, Category.Kind.SENIORS):
-        if kind in made:
-            lines.append({"competition": "category", "ref": str(made[kind].pk), "place": 1,
+        if kind in first:
+            lines.append({"competition": "category", "ref": str(first[kind].pk), "place": 1,
                           "amount": "15"})  # fmt: skip
     fee_services.set_fees(director, tournament, general=FEE)
     people = list(tournament.participants.order_by("pk"))

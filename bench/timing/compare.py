@@ -47,6 +47,8 @@ def run_one(name: str, args) -> list[dict]:
             command.append("--short")
         if args.skip_exports:
             command.append("--skip-exports")
+        if args.only_exports:
+            command.append("--only-exports")
         env = {**os.environ, "DATABASE_URL": DATABASES[name]}
         print(f"=== {name}: {' '.join(command[1:])}", flush=True)
         subprocess.run(command, cwd=ROOT, env=env, check=False)
@@ -119,6 +121,7 @@ def main(args) -> int:
     command = f"python -m bench --db {','.join(names)} --runs {args.runs}"
     command += " --short" if args.short else ""
     command += " --skip-exports" if args.skip_exports else ""
+    command += " --only-exports" if args.only_exports else ""
     print(f"\n{text}\n\n{time.perf_counter() - started:.0f} s in all; `{command}`")
     from bench.timing import budgets
 
