@@ -86,7 +86,7 @@ def add_categories(event) -> None:
     """The standard categories of a championship on ``event`` (women, seniors from 60, youth
     up to 18), for the category prints: every other player a woman and every tenth born in
     2009 (the data set's players are born 1940-1999 with no gender), so each category has
-    members (about 200, 160 and 40 of 400). Categories are read when a standing is read; no
+    members (200, 168 and 40 of 400). Categories are read when a standing is read; no
     total changes."""
     from django.db import transaction
 
