@@ -208,6 +208,20 @@ def _cells(piece) -> int:
     return sum(len(text) for text, _ in piece.rows) // 8  # a text line costs far less
 
 
+def table_parts(context: dict, workers: int) -> list[dict]:
+    """The context of templates/exports/tables.html as parts, a table each: every table
+    after the first begins on a new page (`next-table`), so the parts join into the pages of
+    the whole print. The first part keeps the document's title. Worth it from half of
+    `MIN_PARALLEL_CELLS` (ranking_parts' smallest part): the seating list of 400 players,
+    2,800 cells, takes 2 s in one process."""
+    tables = context["tables"]
+    tables = tables() if callable(tables) else tables  # (the template's lazy call)
+    cells = sum(len(table.rows) * len(table.columns) for table in tables)
+    if len(tables) < 2 or cells < MIN_PARALLEL_CELLS // 2:
+        return []
+    return [{**context, "tables": [table], "hide_head": n > 0} for n, table in enumerate(tables)]
+
+
 def ranking_parts(context: dict, workers: int) -> list[dict]:
     """The context of templates/exports/ranking.html as parts: text lists and grids, each
     beginning on a new page; long ones in runs of whole pages sized so that every worker

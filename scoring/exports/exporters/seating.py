@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from scoring.exports.parts import table_parts
 from scoring.exports.registry import Exporter, register
 from scoring.exports.tables import Column, ExportTable
 from scoring.sheets.codes import absolute, link_problem, qr_data_uri
@@ -98,6 +99,13 @@ class SeatingListExporter(Exporter):
             url = absolute(base_url, phone_path(link))
             cards.append({"table": number, "url": url, "qr": "" if problem else qr_data_uri(url)})
         return {"table_links": cards, "qr_problem": problem}
+
+    def pdf_parts(self, context, workers):
+        """By table and by name in two processes; the tables' codes after the last."""
+        parts = table_parts(context, workers)
+        for part in parts[:-1]:
+            part["table_links"] = []
+        return parts
 
     def expected_pages(self, series) -> int:
         seats = Seat.objects.filter(series=series).count()
