@@ -25,7 +25,9 @@ from a desktop shortcut on Windows, from the Terminal on macOS and from make on 
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
+import signal
 import sys
 import threading
 import time
@@ -179,16 +181,31 @@ class Child:
             time.sleep(1.0)
 
     def stop(self) -> None:
-        self.stopping = True
-        process = self.process
+        stop_children([self])
+
+
+def stop_children(children: list[Child], seconds: float = 10.0) -> None:
+    """Every child's pipe closed at once (each child's watcher ends it), then one wait for
+    all of them: Ctrl+C ends the hall within `seconds` however many children there are and
+    whatever one of them is doing; a child still running then is terminated."""
+    import subprocess
+
+    running = []
+    for child in children:
+        child.stopping = True
+        process = child.process
         if process is None or process.poll() is not None:
-            return
+            continue
+        process.stdin.close()
+        running.append(child)
+    deadline = time.monotonic() + seconds
+    for child in running:
         try:
-            process.stdin.close()  # the child's watcher ends it
-            process.wait(timeout=10)
-        except Exception:
-            process.terminate()  # TerminateProcess on Windows
-            process.wait(timeout=10)
+            child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            _say(f"Hintergrundprozess „{child.name}“ reagiert nicht, wird beendet.")
+            child.process.terminate()  # TerminateProcess on Windows
+            child.process.wait(timeout=10)
 
 
 # ----- the hall -----------------------------------------------------------------------------
@@ -252,6 +269,10 @@ def _collect_static(call_command) -> None:
 def run(args: argparse.Namespace) -> int:
     from common import datafolder
 
+    # "Strg+C" ends the hall however it was started: a start in the background of a script
+    # (a CI job, a desktop launcher's shell) inherits Ctrl+C ignored, and Python then never
+    # raises KeyboardInterrupt (waitress ran on after SIGINT).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     folder = datafolder.resolve(args.data)
     from romme.upgrade import foreign_database
 
@@ -357,13 +378,14 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
             server.close()
         _say("Rommé Ledger wird beendet …")
     finally:
-        for child in children:
-            child.stop()
+        stop_children(children)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    if hasattr(signal, "SIGUSR1"):  # `kill -USR1 <pid>`: every thread's stack to the console
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     if args.child:
         from common import datafolder
 
