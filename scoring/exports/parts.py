@@ -215,7 +215,8 @@ def table_parts(context: dict, workers: int) -> list[dict]:
     `MIN_PARALLEL_CELLS` (ranking_parts' smallest part): the seating list of 400 players,
     2,800 cells, takes 2 s in one process."""
     tables = context["tables"]
-    tables = tables() if callable(tables) else tables  # (the template's lazy call)
+    if callable(tables):  # the template's lazy call, made here once for both ways
+        tables = context["tables"] = tables()
     cells = sum(len(table.rows) * len(table.columns) for table in tables)
     if len(tables) < 2 or cells < MIN_PARALLEL_CELLS // 2:
         return []

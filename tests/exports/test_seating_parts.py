@@ -43,8 +43,21 @@ def test_the_seating_list_in_two_parts_has_the_pages_of_the_one_process_print(
         assert re.findall(r"Seite \d+ von \d+", page) == [f"Seite {number} von {total}"]
 
 
-def test_a_short_seating_list_stays_in_one_process(club_a, small_parts, spy):  # noqa: F811
+def test_a_short_seating_list_stays_in_one_process(
+    club_a,
+    small_parts,  # noqa: F811
+    spy,  # noqa: F811
+    monkeypatch,
+):
+    from scoring.exports.exporters.seating import SeatingListExporter
+
+    reads = []
+    real = SeatingListExporter.tables
+    monkeypatch.setattr(
+        SeatingListExporter, "tables", lambda self, s: reads.append(s) or real(self, s)
+    )
     event = _event(club_a, 12, series=1, rounds=1, seed=3)
     assert "Nach Namen" in "".join(page_texts(_pdf("seating", event.series.get(), small_parts, 2)))
     assert spy == []  # 12 players: 84 cells, under half of MIN_PARALLEL_CELLS (200 here)
+    assert len(reads) == 1  # the seats read once for the choice and the print
     assert parts.MIN_PARALLEL_CELLS == 200
