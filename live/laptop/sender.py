@@ -164,6 +164,12 @@ def _refused(link: LiveLink, answer: dict, status: int) -> PushResult:
     return PushResult("refused", last_seq=link.acked_seq, message=text)
 
 
+def _changed(dumped: dumps.Dump, sent_parts: dict) -> list[str]:
+    """The keys of the parts the server lacks as they are, in the order to apply them."""
+    prints = dumped.prints
+    return sorted((k for k in dumped.parts if sent_parts.get(k) != prints[k]), key=_rank)
+
+
 def push(
     event, *, now: datetime | None = None, timeout: float = TIMEOUT_S, marked: bool = False
 ) -> PushResult:
@@ -187,18 +193,25 @@ def push(
             return _failed(link, _network_message(error), now)
     sent_parts = link.sent_parts if isinstance(link.sent_parts, dict) else {}
     dumped = dumps.dump(event, link, sent_parts)
-    parts, prints, removed = dumped.parts, dumped.prints, dumped.removed
+    changed = _changed(dumped, sent_parts)
     to_seq = dumped.next_seq - 1
-    changed = sorted((k for k in parts if sent_parts.get(k) != prints[k]), key=_rank)
     if to_seq <= link.acked_seq:
-        if not changed and not removed:
+        if not changed and not dumped.removed:
             _clear_failures(link, now, touch=False)
             return PushResult("nothing", last_seq=link.acked_seq)
         # Parts differ without a numbered change (sending was off, the first push, a
         # restored server): number one, so the server's count moves with the content.
-        to_seq = outbox.allocate_change(event.pk) or to_seq
-        if to_seq <= link.acked_seq:
+        numbered = outbox.allocate_change(event.pk)
+        if numbered is None:
             return PushResult("off", message=_("Live publishing is switched off for this event."))
+        to_seq = numbered
+        if numbered != dumped.next_seq:
+            # Changes came in between the dump and this number, which stands for them too:
+            # the parts must hold them (CI once lost a sheet confirmed then). The change just
+            # numbered names no sheet, so this dump is the whole event's.
+            dumped = dumps.dump(event, link, sent_parts)
+            changed, to_seq = _changed(dumped, sent_parts), dumped.next_seq - 1
+    parts, prints, removed = dumped.parts, dumped.prints, dumped.removed
 
     origin = origin_key()
     url = endpoint(link, protocol.BATCHES_PATH)
