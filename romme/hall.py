@@ -45,6 +45,22 @@ RESTART_SECONDS = 5.0
 CHILD_NICENESS = 10
 
 
+# Set by Ctrl+C (`_on_ctrl_c`): a KeyboardInterrupt raised inside a finalizer or a callback
+# is swallowed ("Exception ignored in …"; seen during a first start's migrations, and the
+# hall went on starting), so the start looks at this between its steps (`_go_on`).
+_interrupted = threading.Event()
+
+
+def _on_ctrl_c(signum, frame) -> None:
+    _interrupted.set()
+    raise KeyboardInterrupt
+
+
+def _go_on() -> None:
+    if _interrupted.is_set():
+        raise KeyboardInterrupt
+
+
 def _say(text: str) -> None:
     print(text, flush=True)
 
@@ -129,6 +145,10 @@ def _resume_live() -> None:
 
 
 def run_child(name: str) -> int:
+    # Ctrl+C in the console reaches the hall's whole process group: the child ends by its
+    # pipe when the hall has stopped, not with a traceback of its own (the task workers'
+    # db_worker sets its own handler and stops quietly).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
     if name not in ("backups", "static") and hasattr(os, "nice"):  # (Windows has no nice)
         os.nice(CHILD_NICENESS)
@@ -272,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     # "Strg+C" ends the hall however it was started: a start in the background of a script
     # (a CI job, a desktop launcher's shell) inherits Ctrl+C ignored, and Python then never
     # raises KeyboardInterrupt (waitress ran on after SIGINT).
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _on_ctrl_c)
     folder = datafolder.resolve(args.data)
     from romme.upgrade import foreign_database
 
@@ -302,6 +322,12 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         return _serve(args, folder)
+    except KeyboardInterrupt:  # during the start (the running hall ends in `_serve`)
+        _say(
+            "Start abgebrochen (Strg+C). Gespeicherte Daten bleiben erhalten; der nächste "
+            "Start macht dort weiter."
+        )
+        return 130
     finally:
         lock.release()
 
@@ -327,9 +353,13 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
             _say,
             on_fresh=first_start,
         )
+        _go_on()
     except upgrade.UpgradeRefused as refused:
         static.stop()
         return _fail(str(refused))
+    except KeyboardInterrupt:
+        static.stop()
+        raise
     if static.process is not None:
         static.process.wait()  # its collectstatic done (then its pipe may close)
         static.process.stdin.close()
@@ -340,13 +370,16 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
     from hall.services import load
 
     load()
+    _go_on()
     # HALL_BACKUPS=0 leaves the backup loop out (the capacity bench compares both ways).
     names = [n for n in CHILDREN if n != "backups" or os.environ.get("HALL_BACKUPS") != "0"]
     children = [Child(name, folder, args.port) for name in names]
-    for child in children:
-        child.start()
-        threading.Thread(target=child.keep_alive, name=f"keep-{child.name}", daemon=True).start()
     try:
+        for child in children:
+            child.start()
+            keep = threading.Thread(target=child.keep_alive, name=f"keep-{child.name}")
+            keep.daemon = True
+            keep.start()
         from waitress import create_server
 
         from romme.wsgi import application
@@ -371,6 +404,7 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
         if not args.no_browser and not os.environ.get("CI"):
             webbrowser.open(f"http://127.0.0.1:{args.port}/")
         try:
+            _go_on()
             server.run()  # returns on Ctrl+C (waitress takes the KeyboardInterrupt)
         except KeyboardInterrupt:
             pass

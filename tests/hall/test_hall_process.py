@@ -37,6 +37,7 @@ def _env(**extra) -> dict:
 
 
 def _start(folder: Path, port: int, **extra) -> subprocess.Popen:
+    """The hall in a process group of its own, as a console window gives it."""
     command = [sys.executable, "-m", "romme.hall", "--data", str(folder), "--port", str(port)]
     return subprocess.Popen(
         [*command, "--no-browser", "--listen", "127.0.0.1"],
@@ -46,6 +47,7 @@ def _start(folder: Path, port: int, **extra) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=sys.platform != "win32",
     )
 
 
@@ -256,6 +258,47 @@ def test_ctrl_c_stops_the_hall_and_its_children(hall):
     assert "wird beendet" in process.stdout.read()
     _gone, alive = psutil.wait_procs(children, timeout=15)
     assert not alive
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Ctrl+C is CTRL_C_EVENT there")
+def test_ctrl_c_in_the_console_stops_every_process_without_a_traceback(hall):
+    """The console's Ctrl+C reaches the hall's whole process group: the children leave the
+    stopping to the hall (before, the backup loop printed a KeyboardInterrupt traceback)."""
+    process, _folder, _port = hall
+    children = [p for p in _children(process) if "--child" in _cmd(p)]
+    assert len(children) == 3
+    time.sleep(2)  # the children past their start, in their loops
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=30) == 0
+    output = process.stdout.read()
+    assert "wird beendet" in output and "Traceback" not in output, output[-3000:]
+    _gone, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Ctrl+C is CTRL_C_EVENT there")
+def test_ctrl_c_during_the_first_start_stops_it_and_the_next_start_goes_on(tmp_path):
+    folder, port = tmp_path / "daten", next(PORTS)
+    process = _start(folder, port)
+    try:
+        deadline = time.monotonic() + 60
+        while not (folder / "romme.sqlite3").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the migrations under way
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=30) == 130
+        output = process.stdout.read()
+        assert "Start abgebrochen (Strg+C)" in output and "Traceback" not in output, output
+        time.sleep(1)  # (a child ends by its pipe)
+        left = [p for p in psutil.process_iter() if str(folder) in " ".join(_cmd(p))]
+        assert not left, [_cmd(p) for p in left]
+    finally:
+        _stop(process)
+    again = _start(folder, port)
+    try:
+        _wait_until_up(again, port, seconds=120)  # (it answers: migrated, its children up)
+    finally:
+        _stop(again)
 
 
 def test_a_child_that_dies_is_started_again(hall):
