@@ -1,7 +1,9 @@
 """Safe upgrades of the hall's data folder: on every start `romme.hall` compares the folder's
 database with this version of the code before anything is written.
 
-- a new folder (no database, or no migration applied): migrated, nothing to keep;
+- a new folder (no database, or no migration applied): migrated, nothing to keep; a first
+  start cut short (Ctrl+C, a power cut: `version.json` says "first_start" and nothing was
+  migrated to the end) goes on as a first start, never taken for another app's database;
 - up to date: nothing to do;
 - migrations of this code not applied yet (an update of the app): first a copy of the
   database through SQLite's backup API, `backups/database/romme_<time>Z_vor-update-<old
@@ -47,10 +49,11 @@ class SchemaState:
     unknown: list[tuple[str, str]] = field(default_factory=list)
     recorded: str = ""  # the version in version.json, "" when none
     foreign: str = ""
+    unfinished: bool = False  # a first start cut short
 
     @property
     def fresh(self) -> bool:
-        return not self.applied
+        return not self.applied or self.unfinished
 
     @property
     def newer(self) -> bool:
@@ -90,6 +93,8 @@ def foreign_database(folder: Path) -> str | None:
     database = datafolder.database_path(folder)
     if not database.is_file() or database.stat().st_size == 0:
         return None
+    if first_start_unfinished(folder):  # (Django's own apps migrated first, not ours yet)
+        return None
     try:
         applied = applied_migrations(database)
     except sqlite3.DatabaseError as error:
@@ -97,6 +102,12 @@ def foreign_database(folder: Path) -> str | None:
     if applied is None or (applied and not {app for app, _ in applied} & set(OWN_APPS)):
         return "sie enthält keine Tabellen von Rommé Ledger"
     return None
+
+
+def first_start_unfinished(folder: Path) -> bool:
+    """This app's first start began migrating the folder and did not get to the end."""
+    stamp = datafolder.read_stamp(folder)
+    return "first_start" in stamp and "migrated_at" not in stamp
 
 
 def _graph():
@@ -115,6 +126,7 @@ def inspect(folder: Path) -> SchemaState:
     database = datafolder.database_path(folder)
     state = SchemaState(database, database.is_file() and database.stat().st_size > 0)
     state.recorded = str(datafolder.read_stamp(folder).get("version", ""))
+    state.unfinished = first_start_unfinished(folder)
     graph, known = _graph()
     if state.exists:
         state.foreign = foreign_database(folder) or ""
@@ -206,6 +218,7 @@ def bring_up_to_date(folder: Path, migrate, say, on_fresh=None) -> SchemaState:
     if state.fresh:
         if on_fresh is not None:
             on_fresh()
+        datafolder.write_stamp(folder, {"first_start": now})  # (see `first_start_unfinished`)
         migrate()
         datafolder.write_stamp(folder, {"version": __version__, "migrated_at": now})
         return state

@@ -204,3 +204,32 @@ def test_a_database_of_another_application_is_refused_untouched(tmp_path):
     assert "keine Tabellen von Rommé Ledger" in done.stderr
     assert sorted(p.name for p in other.iterdir()) == ["romme.sqlite3"]
     assert (other / "romme.sqlite3").read_bytes() == before
+
+
+def test_a_first_start_cut_short_goes_on_as_a_first_start(tmp_path):
+    """Ctrl+C or a power cut during the first start's migrations: Django's own apps are
+    migrated, none of ours yet. The folder is this app's (its version.json says so), so the
+    next start migrates the rest as a first start: no refusal, no copy (before, such a
+    folder was refused as another application's database)."""
+    folder = tmp_path / "daten"
+    folder.mkdir()
+    (folder / "version.json").write_text(json.dumps({"first_start": "2026-11-30T09:40:00+00:00"}))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HALL_", "ROMME_"))}
+    env.pop("DATABASE_URL", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "contenttypes", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env={**env, "HALL_MODE": "1", "ROMME_DATA": str(folder)},
+        check=True,
+        timeout=300,
+    )
+    assert "clubs_club" not in tables(folder / "romme.sqlite3")
+
+    done = start(folder, "today")
+
+    assert done.returncode == 0, done.stderr
+    assert "Update" not in done.stdout and "Sicherungskopie" not in done.stdout
+    assert "clubs_club" in tables(folder / "romme.sqlite3")
+    assert not list(folder.glob("backups/database/*"))
+    stamp = json.loads((folder / "version.json").read_text())
+    assert stamp["version"] == __version__ and "first_start" not in stamp
