@@ -93,12 +93,12 @@ def foreign_database(folder: Path) -> str | None:
     database = datafolder.database_path(folder)
     if not database.is_file() or database.stat().st_size == 0:
         return None
-    if first_start_unfinished(folder):  # (Django's own apps migrated first, not ours yet)
-        return None
     try:
         applied = applied_migrations(database)
     except sqlite3.DatabaseError as error:
         return f"keine lesbare SQLite-Datenbank: {error}"
+    if first_start_unfinished(folder):  # (Django's own apps migrated first, not ours yet)
+        return None
     if applied is None or (applied and not {app for app, _ in applied} & set(OWN_APPS)):
         return "sie enthält keine Tabellen von Rommé Ledger"
     return None
