@@ -32,6 +32,16 @@ def shown(text: str, secrets: list[str]) -> list[str]:
     return [s for s in secrets if re.search(rf"(?<!\d){s}(?!\d)", text)]
 
 
+# Rows no page names by their id, made by the hundred (the permissions by the migrations,
+# the hands, seats and versions of every saved sheet, the history of every write): with
+# PostgreSQL's sequences running on across tests they covered all four totals of a sheet
+# (CI: 241, 909, 584, 599), and the fixture failed at random.
+_NEVER_SHOWN = {
+    "auth.permission", "contenttypes.contenttype", "admin.logentry", "scoring.sheetversion",
+    "scoring.hand", "scoring.handseat", "scoring.seattotal", "scoring.tablehand",
+}  # fmt: skip
+
+
 def not_ids(secrets: list[str]) -> list[str]:
     """The secrets that equal no row's id: a page may show any id (a club in a filter's
     options, an association in the JSON), and PostgreSQL's sequences run on across tests
@@ -42,6 +52,8 @@ def not_ids(secrets: list[str]) -> list[str]:
     numbers = [int(s) for s in secrets]
     taken = set()
     for model in apps.get_models():
+        if model._meta.label_lower in _NEVER_SHOWN or hasattr(model, "instance_type"):
+            continue  # (`instance_type`: a history model of django-simple-history)
         if model._meta.pk.get_internal_type() in ("AutoField", "BigAutoField", "SmallAutoField"):
             taken.update(model.objects.filter(pk__in=numbers).values_list("pk", flat=True))
     left = [s for s in secrets if int(s) not in taken]
