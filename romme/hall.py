@@ -377,9 +377,8 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
     try:
         for child in children:
             child.start()
-            keep = threading.Thread(target=child.keep_alive, name=f"keep-{child.name}")
-            keep.daemon = True
-            keep.start()
+            name = f"keep-{child.name}"
+            threading.Thread(target=child.keep_alive, name=name, daemon=True).start()
         from waitress import create_server
 
         from romme.wsgi import application
