@@ -2,8 +2,9 @@
 server for the phones in the hall.
 
 This module is the hall's whole process handling, kept small and free of anything only
-POSIX has (no fork, no POSIX signals, no shell, no Unix paths), so that it starts the same
-from a desktop shortcut on Windows, from the Terminal on macOS and from make on Linux:
+POSIX has (no fork, no POSIX signals, no shell, no Unix paths; the signal mask only where
+there is one), so that it starts the same from a desktop shortcut on Windows, from the
+Terminal on macOS and from make on Linux:
 
 - the data folder (`common.datafolder`): refused with a German message when it cannot be
   written, and locked (filelock) so that a second hall mode on the same folder stops
@@ -25,6 +26,7 @@ from a desktop shortcut on Windows, from the Terminal on macOS and from make on 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import os
 import signal
@@ -147,8 +149,11 @@ def _resume_live() -> None:
 def run_child(name: str) -> int:
     # Ctrl+C in the console reaches the hall's whole process group: the child ends by its
     # pipe when the hall has stopped, not with a traceback of its own (the task workers'
-    # db_worker sets its own handler and stops quietly).
+    # db_worker sets its own handler and stops quietly). It started with Ctrl+C blocked
+    # (`Child.start`); one that came since is dropped here, as ignored.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     threading.Thread(target=_watch_parent, name="parent-watch", daemon=True).start()
     if name not in ("backups", "static") and hasattr(os, "nice"):  # (Windows has no nice)
         os.nice(CHILD_NICENESS)
@@ -189,7 +194,11 @@ class Child:
     def start(self) -> None:
         import subprocess
 
-        self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, cwd=BASE_DIR)
+        # The child inherits the blocked Ctrl+C through fork and exec and unblocks it once it
+        # ignores it (`run_child`): a Ctrl+C in its first moments, before Python has read a
+        # line of it, is not a KeyboardInterrupt either. (Windows has no signal mask.)
+        with _sigint_blocked():
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, cwd=BASE_DIR)
 
     def keep_alive(self) -> None:
         while not self.stopping:
@@ -202,6 +211,19 @@ class Child:
 
     def stop(self) -> None:
         stop_children([self])
+
+
+@contextlib.contextmanager
+def _sigint_blocked():
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # (This thread's mask only: a Ctrl+C meanwhile waits and reaches the hall at the end.)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def stop_children(children: list[Child], seconds: float = 10.0) -> None:
