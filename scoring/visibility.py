@@ -7,8 +7,9 @@
   the event's directors, the organisers of its club (:func:`is_director`); a sheet itself
   also the club's scorers: whoever entered it and whoever may confirm it (a blind
   confirmation hides the entry from them on the sheet page).
-* Score sheets and the series board at all: a role in the event's club
-  (:func:`require_sheet_reader`).
+* Score sheets and the series board at all: a role in the event's club; a sheet's values
+  as the standings show them: a club's viewers read the confirmed sheets of published
+  series only (:func:`require_sheet_reader`).
 
 Superusers pass every check (``clubs.permissions.has_role``).
 """
@@ -34,9 +35,10 @@ def sees_unpublished(user, club) -> bool:
     return has_role(user, _club_id(club), SCORER)
 
 
-def require_sheet_reader(user, event, status: str | None) -> None:
+def require_sheet_reader(user, event, status: str | None, *, published: bool) -> None:
     """Raise PermissionDenied unless the user may read a sheet of ``event`` in ``status``:
-    a confirmed sheet (or none yet) needs any role in the club, an unconfirmed one the
-    scorer role."""
-    confirmed = status in (None, "confirmed")
-    require_role(user, event.club, VIEWER if confirmed else SCORER)
+    a confirmed sheet of a published series (or no sheet yet) needs any role in the club; a
+    confirmed one of an unpublished series, as an unconfirmed one, the scorer role (the
+    viewers see a series' results when the standings show them)."""
+    open_to_viewers = status is None or (status == "confirmed" and published)
+    require_role(user, event.club, VIEWER if open_to_viewers else SCORER)

@@ -255,5 +255,5 @@ def sheet_code(request, code):
         raise Http404
     series = get_object_or_404(Series.objects.select_related("event__club"), pk=parsed[0])
     # Only members of the event's club learn where a code leads (the page checks again).
-    require_sheet_reader(request.user, series.event, None)
+    require_sheet_reader(request.user, series.event, None, published=series.published)
     return redirect(sheet_entry_path(*parsed))

@@ -38,13 +38,15 @@ from tournaments.models import Event, Series
 def series_board(request, pk):
     board = selectors.series_board(pk)
     series = board.series
-    require_sheet_reader(request.user, series.event, None)
+    require_sheet_reader(request.user, series.event, None, published=series.published)
     context = {
         "board": board,
         "series": series,
         "event": series.event,
         "counts": board.counts,
         "is_organiser": has_role(request.user, series.event.club, ORGANISER),
+        # A viewer is offered only the sheets he may read (`require_sheet_reader`).
+        "is_scorer": has_role(request.user, series.event.club, SCORER),
         # Offer the draw only where draw_series would accept it: before the start, no sheets.
         "can_draw": series.status in (Series.Status.PLANNED, Series.Status.SEATED)
         and all(row.status == "missing" for row in board.rows),
@@ -179,7 +181,7 @@ def _saved(request, page, expected: int):
 @login_required
 def sheet_entry(request, series_pk, number):
     page = selectors.sheet_page(series_pk, number)
-    require_sheet_reader(request.user, page.event, page.status)
+    require_sheet_reader(request.user, page.event, page.status, published=page.series.published)
     if request.method != "POST":
         return _render_sheet(request, page)
     club = page.event.club

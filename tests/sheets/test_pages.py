@@ -303,16 +303,30 @@ def test_writes_need_the_role_in_the_events_club(client, club_a, scorer_a, viewe
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
-def test_a_viewer_reads_the_sheet_without_inputs(client, club_a, scorer_a, viewer_a):
-    _series, tables = make_series(club_a)
+def test_a_viewer_reads_the_sheet_of_a_published_series_without_inputs(
+    client, club_a, scorer_a, viewer_a
+):
+    series, tables = make_series(club_a, tables=2)
     grid = random_grid()
     services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
     client.force_login(viewer_a)
-    # Unconfirmed values are for the club's scorers and organisers only.
+    board_url = reverse("scoring:series_board", args=[series.pk])
+    # Unconfirmed values are for the club's scorers and organisers only; so are the
+    # confirmed ones until the series is published (the standings show them then).
     assert client.get(_url(tables[0])).status_code == 403
     services.confirm_sheet(scorer(club_a, "s2"), tables[0], grid, expected_version=1)
+    assert client.get(_url(tables[0])).status_code == 403
+    board = client.get(board_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert _url(tables[0]) not in board and _url(tables[1]) not in board  # (no dead links)
+    series.published = True
+    series.save()
     page = client.get(_url(tables[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "cell-input" not in page and "sheet.js" not in page and "Total" in page
+    board = client.get(board_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert _url(tables[0]) in board and _url(tables[1]) not in board
+    client.force_login(scorer_a)
+    board = client.get(board_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert _url(tables[0]) in board and _url(tables[1]) in board
 
 
 def test_the_correction_page_needs_a_reason(client, club_a, scorer_a, organiser_a):
