@@ -481,3 +481,10 @@ def playoffs(event: Event) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- season ranking
+
+
+def unconfirmed_tables(series) -> list[int]:
+    """The numbers of ``series``' tables without a confirmed sheet (none, draft, entered,
+    disputed): one query."""
+    open_tables = Table.objects.filter(series=series).exclude(sheet__status="confirmed")
+    return list(open_tables.order_by("number").values_list("number", flat=True))

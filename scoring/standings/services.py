@@ -86,15 +86,31 @@ def update_tie_break(
     return event
 
 
+class OpenTables(ValidationError):
+    """Publishing would show a series whose tables are not all confirmed (``numbers``)."""
+
+    def __init__(self, numbers: list[int]):
+        super().__init__(_("Not every sheet of the series is confirmed."))
+        self.numbers = numbers
+
+
 @transaction.atomic
-def set_series_published(actor, series: Series, published: bool) -> Series:
-    """Publish a series (it then counts on the public page, display and API) or take it back."""
+def set_series_published(
+    actor, series: Series, published: bool, *, ask_if_open: bool = False
+) -> Series:
+    """Publish a series (it then counts on the public page, display and API) or take it back.
+
+    ``ask_if_open``: raise :class:`OpenTables`, and publish nothing, if a table of the series
+    has no confirmed sheet (the page asks the director once more: its players would stand
+    on the public pages without this series)."""
     require_role(actor, series.event.club, ORGANISER)
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.published != published:
         series.published = published
         save_with_history(series, actor, update_fields=["published"], clean=False)
-        bump_results_version(series.event_id)
+        bump_results_version(series.event_id)  # (a write refused elsewhere is refused here)
+        if published and ask_if_open and (numbers := selectors.unconfirmed_tables(series)):
+            raise OpenTables(numbers)  # (rolls the publishing back)
     return series
 
 

@@ -273,14 +273,20 @@ def event_standings(request, pk):
 def series_publish(request, pk):
     series = get_object_or_404(Series.objects.select_related("event__club"), pk=pk)
     published = request.POST.get("published") == "1"
-    services.set_series_published(request.user, series, published)
+    back = safe_next(request, reverse("standings:event", args=[series.event_id]))
+    ask = request.POST.get("open_tables") != "ok"
+    try:
+        services.set_series_published(request.user, series, published, ask_if_open=ask)
+    except services.OpenTables as open_tables:
+        context = {"series": series, "open_tables": open_tables.numbers, "back": back}
+        return render(request, "standings/publish_open.html", context)
     if published:
         messages.success(request, _("Series %(number)d published.") % {"number": series.number})
     else:
         messages.success(
             request, _("Series %(number)d taken off the public pages.") % {"number": series.number}
         )
-    return redirect(safe_next(request, reverse("standings:event", args=[series.event_id])))
+    return redirect(back)
 
 
 @login_required

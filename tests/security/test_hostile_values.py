@@ -77,7 +77,10 @@ def test_huge_numbers_in_a_sheet_are_form_errors(client, seated_series, scorer_a
 def test_next_never_leaves_the_site(client, seated_series, organiser_a, target):
     client.force_login(organiser_a)
     url = reverse("standings:series_publish", args=[seated_series.pk])
-    response = client.post(url, {"published": "1", "next": target})
+    # (Its tables have no sheets: the page asks first, its links on the site too.)
+    asked = client.post(url, {"published": "1", "next": target}).content.decode()
+    assert "open_tables" in asked and "evil" not in asked and "javascript" not in asked
+    response = client.post(url, {"published": "1", "next": target, "open_tables": "ok"})
     assert response.status_code == 302
     assert response["Location"] == reverse("standings:event", args=[seated_series.event_id])
     for name in ("series_start", "series_complete"):
@@ -91,7 +94,9 @@ def test_next_never_leaves_the_site(client, seated_series, organiser_a, target):
 def test_next_on_the_site_is_followed(client, seated_series, organiser_a):
     client.force_login(organiser_a)
     url = reverse("standings:series_publish", args=[seated_series.pk])
-    response = client.post(url, {"published": "1", "next": "/players/"})
+    asked = client.post(url, {"published": "1", "next": "/players/"}).content.decode()
+    assert 'href="/players/"' in asked and 'value="/players/"' in asked
+    response = client.post(url, {"published": "1", "next": "/players/", "open_tables": "ok"})
     assert response["Location"] == "/players/"
 
 

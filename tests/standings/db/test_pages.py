@@ -113,6 +113,43 @@ def test_standings_page_for_the_director(client, event, club_a):
     assert series2.published
 
 
+def test_publishing_a_series_with_open_tables_asks_once_more(client, event, club_a, viewer_a):
+    """Its players without a confirmed sheet would stand on the public pages without it."""
+    from scoring.models import Sheet
+
+    series2 = Series.objects.get(event=event, number=2)
+    open_numbers = sorted(series2.tables.values_list("number", flat=True))[1:3]
+    Sheet.objects.filter(table__series=series2, table__number=open_numbers[0]).update(
+        status="entered"
+    )
+    Sheet.objects.filter(table__series=series2, table__number=open_numbers[1]).delete()
+    url = reverse("standings:series_publish", args=[series2.pk])
+    back = reverse("standings:event", args=[event.pk])
+    client.force_login(viewer_a)
+    assert client.post(url, {"published": "1"}).status_code == 403  # (nothing told)
+    client.force_login(director(club_a))
+    page = client.post(url, {"published": "1", "next": back}, HTTP_ACCEPT_LANGUAGE="de")
+    text = page.content.decode()
+    assert page.status_code == 200 and "Serie 2 veröffentlichen?" in text
+    tables = ", ".join(str(n) for n in open_numbers)
+    assert f"An den Tischen {tables} sind die Spiellisten noch nicht bestätigt" in text
+    assert 'name="open_tables" value="ok"' in text and f'href="{back}"' in text
+    series2.refresh_from_db()
+    assert not series2.published
+    response = client.post(url, {"published": "1", "open_tables": "ok", "next": back})
+    assert response.status_code == 302 and response["Location"] == back
+    series2.refresh_from_db()
+    assert series2.published
+    # Taking it back, and a series whose every sheet is confirmed, ask nothing.
+    assert client.post(url, {"published": "0"}).status_code == 302
+    series1 = Series.objects.get(event=event, number=1)
+    Series.objects.filter(pk=series1.pk).update(published=False)
+    one = reverse("standings:series_publish", args=[series1.pk])
+    assert client.post(one, {"published": "1"}).status_code == 302
+    series1.refresh_from_db()
+    assert series1.published
+
+
 def test_standings_page_needs_login(client, event):
     page = client.get(reverse("standings:event", args=[event.pk]))
     assert page.status_code == 302
