@@ -86,3 +86,27 @@ def test_the_players_export_has_the_gender(club_a):
     header = next(r for r in rows if "Geschlecht" in r)
     column = header.index("Geschlecht")
     assert "divers" in [r[column] for r in rows[rows.index(header) + 1 :]]
+
+
+@pytest.mark.parametrize("gender", ["f", ""])
+def test_the_new_player_page_creates_the_player_with_the_gender(
+    client, club_a, organiser_a, gender
+):
+    """The page's form carries the gender since issue 29; the service took it too late (a
+    new player was a 500 whatever was entered)."""
+    client.force_login(organiser_a)
+    data = {
+        "given_name": "Zora",
+        "family_name": "Quastenberg",
+        "player_number": "Q9",
+        "birth_year": "1980",
+        "gender": gender,
+        "active": "on",
+        "member_from": "2025-01-01",
+    }
+    response = client.post(reverse("clubs:player_create", args=[club_a.pk]), data)
+    player = Player.objects.get(player_number="Q9")
+    assert response.status_code == 302 and response["Location"] == player.get_absolute_url()
+    assert (player.given_name, player.birth_year, player.gender) == ("Zora", 1980, gender)
+    assert player.memberships.get().club == club_a
+    assert player.history.count() == 1  # (who created it, and when)
