@@ -14,6 +14,7 @@ import codecs
 import csv
 import io
 import json
+import math
 import re
 import zipfile
 from collections.abc import Iterator
@@ -409,7 +410,10 @@ def _number(kind):
                 % {"max": limit("archive_number_chars")},
                 "archive_number_chars",
             )
-        return kind(text)
+        value = kind(text)
+        if kind is float and not math.isfinite(value):  # "1e999" is short: infinity
+            _refuse_constant(text)
+        return value
 
     return parse
 

@@ -3,6 +3,8 @@ answer is German JSON, never a 500, and nothing of the event changes. Text that 
 cannot store in JSON (a NUL character) and nesting just under the parser's limit are the
 cases the request must not pass to the database unchecked."""
 
+import json
+
 import pytest
 from django.core.cache import cache
 
@@ -71,3 +73,28 @@ def test_the_archive_limits_refuse_lone_surrogates_and_control_characters(raw, r
             limits.load_json(raw)
     else:
         assert limits.load_json(raw) == {"a": "\U0001f600"}
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999"])
+def test_a_number_beyond_a_float_is_refused_in_german(client, club_a, number):
+    """ "1e999" is short enough for the digit limit and reads as infinity, which no JSON
+    column stores (before: an IntegrityError, a 500)."""
+    token = issue_token(club_a, label="Vereinsserver")[1]
+    archive = elsewhere(club_a, people(club_a))
+    archive["event"]["lots_seed"] = 7654321
+    content = json.dumps(body(archive)).replace("7654321", number)
+    events, submissions = Event.objects.count(), Submission.objects.count()
+    response = post(client, token, content, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 400, response.content
+    assert f"„{number}“ ist keine Zahl, die gespeichert werden kann" in response.json()["error"]
+    assert (Event.objects.count(), Submission.objects.count()) == (events, submissions)
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1E400", "1.8e308"])
+def test_the_json_limits_refuse_an_infinite_number(number):
+    from common import limits
+
+    for parse in (limits.load_json, limits.parse_json_numbers):
+        with pytest.raises(limits.LimitExceeded):
+            parse(f'{{"a": [1, {number}]}}')
+    assert limits.load_json('{"a": 1.5e307}') == {"a": 1.5e307}

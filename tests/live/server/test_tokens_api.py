@@ -373,6 +373,11 @@ def _hostile_batches():
 
 def test_hostile_bodies_get_a_german_refusal_and_store_nothing(client, fake, secret):
     bodies = [*HOSTILE, *(json.dumps(b).encode() for b in _hostile_batches())]
+    # Infinity inside a part: short enough for the digit limit (before: a 500 in the apply).
+    seed = batch()
+    seed["parts"][0]["data"]["lots_seed"] = 7654321
+    seed = json.dumps(seed)
+    bodies += [seed.replace("7654321", n).encode() for n in ("1e999", "-1e999")]
     for body in bodies:
         response = post(client, body, secret)
         assert response.status_code == 400, (body[:80], response.status_code, response.content)
