@@ -3,6 +3,7 @@ parsing of numbers from a query string. Domain-free: no app and no model is impo
 
 from __future__ import annotations
 
+from django import forms
 from django.core.exceptions import ValidationError
 
 
@@ -21,3 +22,20 @@ def parse_int(value, default=None):
         return int(value)
     except (TypeError, ValueError):
         return default
+
+
+class ModelIdsField(forms.ModelMultipleChoiceField):
+    """Django's ModelMultipleChoiceField, with an id beyond a 64-bit integer an invalid
+    choice: the query would raise (SQLite's OverflowError, PostgreSQL's range error)
+    before the field could say so, a 500."""
+
+    def _check_values(self, value):
+        for pk in value if isinstance(value, list | tuple) else ():
+            number = parse_int(pk)
+            if number is not None and not -(2**63) <= number < 2**63:
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": str(pk)[:30]},
+                )
+        return super()._check_values(value)

@@ -7,6 +7,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import ModelIdsField
 from rules.leagues import LeagueError, parse_settings
 from rules.leagues.settings import ANNUL, KEEP, PENALTY, WORST, ZERO
 
@@ -167,9 +168,7 @@ class MatchDayForm(forms.Form):
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}))
     host = forms.ModelChoiceField(queryset=None, label=_("host"))
     venue = forms.CharField(label=_("venue"), max_length=200, required=False)
-    teams = forms.ModelMultipleChoiceField(
-        queryset=None, label=_("teams"), widget=forms.CheckboxSelectMultiple
-    )
+    teams = ModelIdsField(queryset=None, label=_("teams"), widget=forms.CheckboxSelectMultiple)
     series_count = forms.IntegerField(label=_("series"), min_value=1, max_value=20, initial=3)
     reason = REASON
 
@@ -180,7 +179,7 @@ class MatchDayForm(forms.Form):
 
 
 class LineupForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(
+    players = ModelIdsField(
         queryset=None, label=_("line-up"), widget=forms.CheckboxSelectMultiple, required=False
     )
     reason = REASON

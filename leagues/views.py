@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club, Player
 from clubs.permissions import ORGANISER, VIEWER, clubs_with_role, has_role
-from common.forms import add_validation_errors
+from common.forms import add_validation_errors, parse_int
 from federation.associations.permissions import associations_for
 from federation.models import AssociationRole
 from leagues import selectors
@@ -349,12 +349,12 @@ def match_day_detail(request, pk):
                 data, roster=roster, initial=initial, prefix=f"t{team.pk}"
             )
     if request.method == "POST":
-        team_id = request.POST.get("team")
-        form = forms_by_team.get(int(team_id)) if (team_id or "").isdigit() else None
+        team_id = parse_int(request.POST.get("team"))  # ("²" is a digit, not an int)
+        form = forms_by_team.get(team_id)
         if form is None:
             raise PermissionDenied(_("You may not name this line-up."))
         if form.is_valid():
-            team = next(t for t in teams if str(t.pk) == team_id)
+            team = next(t for t in teams if t.pk == team_id)
             try:
                 matchday_services.set_lineup(
                     request.user,

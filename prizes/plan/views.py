@@ -18,6 +18,7 @@ from django_tables2 import RequestConfig
 
 from clubs.permissions import ORGANISER, require_role
 from clubs.selectors import history_of
+from common.forms import parse_int
 from prizes.plan import selectors, services, texts
 from prizes.plan.forms import (
     MORE_ROWS,
@@ -45,7 +46,7 @@ def _formset(event, categories, data=None, plan=None):
 def _more_rows(data):
     """The posted form with MORE_ROWS empty rows more (nothing typed is lost)."""
     data = data.copy()
-    total = int(data.get("lines-TOTAL_FORMS") or 0)
+    total = max(0, parse_int(data.get("lines-TOTAL_FORMS"), 0))  # (hostile: no 500)
     data["lines-TOTAL_FORMS"] = str(total + MORE_ROWS)
     data["lines-INITIAL_FORMS"] = "0"
     return data

@@ -89,12 +89,21 @@ def test_hostile_input(league, day):
     officer = Client()
     officer.force_login(league.officer)
     url = reverse("leagues:match_day", args=[day.pk])
+    team = league.teams[0].pk
+    huge = ["99999999999999999999999999999", str(2**63)]  # (SQLite: OverflowError, a 500)
     for data in (
         {"team": "x"},
         {"team": "999999"},
-        {"team": str(league.teams[0].pk), f"t{league.teams[0].pk}-players": ["abc", "-1"]},
+        {"team": "²"},  # (a digit to str.isdigit, not to int)
+        {"team": str(team), f"t{team}-players": ["abc", "-1"]},
+        {"team": str(team), f"t{team}-players": huge},
     ):
-        assert officer.post(url, data).status_code in (200, 403)
+        assert officer.post(url, data).status_code in (200, 403), data
+    new_day = reverse("leagues:match_day_new", args=[league.top.pk])
+    data = {"number": "3", "date": "2026-05-01", "host": str(league.clubs[0].pk), "venue": "x",
+            "teams": [str(team), *huge], "series_count": "2", "reason": "x"}  # fmt: skip
+    page = officer.post(new_day, data, HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 200 and "ist kein gültiger Wert" in page.content.decode()
     export = reverse("leagues:division_export", args=[league.top.pk, "nope", "pdf"])
     assert officer.get(export).status_code == 404
     export = reverse("leagues:division_export", args=[league.top.pk, "league-table", "exe"])

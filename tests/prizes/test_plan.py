@@ -138,6 +138,9 @@ def test_the_plan_page_keeps_what_was_typed_and_asks_before_paying_over_the_pot(
     # More rows: the typed lines stay, five empty rows come.
     page = client.post(url, {**_post(lines), "add_rows": "1"}, **DE).content.decode()
     assert 'name="lines-6-place"' in page and 'value="Sektflasche"' in page
+    for hostile in ("abc", "1e309", "²", "-5", "x" * 5000):  # (before: a 500)
+        data = {**_post(lines), "add_rows": "1", "lines-TOTAL_FORMS": hostile}
+        assert client.post(url, data, **DE).status_code == 200, hostile
     # The empty rows the page offers (their standing left at the first choice) are skipped.
     untouched = [{"competition": "overall", "place": "", "amount": "", "share": "", "item": ""}]
     response = client.post(url, _post(lines + untouched * 3, confirm_over_pot="on"), **DE)
