@@ -26,6 +26,8 @@ State = RankingStatus.State
 # A status in these states takes a (new) version of the event's results.
 SUBMITTABLE = (State.GRANTED, State.SUBMITTED, State.APPROVED)
 NOTE_MAX = 300
+# `submit_version`'s default sender: the actor.
+ACTOR = object()
 
 
 def rankings_for_club(club_id: int):
@@ -147,11 +149,14 @@ def submit_version(
     results_version: int = 0,
     problems: list[str] | None = None,
     checked: bool = False,
+    sender=ACTOR,
 ) -> EventVersion:
     """A new version of the event's results for review. A version still waiting is
     superseded (its review restarts on this one); an approved one counts on until this one
     is approved. `actor` must be an organiser of the event's club or the ranking's officer,
-    unless `checked` (a caller that checked a club token for the event's club itself)."""
+    unless `checked` (a caller that checked a club token for the event's club itself).
+    `sender` is recorded as the submitter when it is not the actor: the four-eyes rule reads
+    it, and an officer whose matching decision takes in a club's arrival did not send it."""
     status = _status(status.pk)
     if not checked and not (
         has_role(actor, status.event.club, ORGANISER)
@@ -168,7 +173,8 @@ def submit_version(
     waiting = EventVersion.objects.select_for_update().filter(
         status=status, state=EventVersion.State.PENDING
     )
-    user = actor if actor is not None and actor.is_authenticated else None
+    sender = actor if sender is ACTOR else sender
+    user = sender if sender is not None and sender.is_authenticated else None
     for old in waiting:
         old.state = EventVersion.State.SUPERSEDED
         old.review_note = _("Replaced by a newer submission before the review.")
