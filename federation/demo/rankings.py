@@ -3,15 +3,17 @@ the public lists, player cards and a qualification list filled, not empty.
 
 Two more finished ranking tournaments of the demo clubs (small: the demo must seed in
 seconds), each with ranking status under the Hessian and the national ranking, submitted
-by the club and approved by the officer through the services, as a real season would be;
-the demo tournament (`scoring.demo.seed.TOURNAMENT`) counts as well. A winter tournament
-of the coming weeks waits for the officer's decision on its status request. Called by
+by the club and approved by another person through the services (four eyes), as a real
+season would be; the demo tournament (`scoring.demo.seed.TOURNAMENT`) counts as well. A
+winter tournament of the coming weeks, asked for by the demo organiser, waits for a
+decision by someone else (the administrator, `admin`). Called by
 `federation.demo.seed_federation`, once."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from clubs.permissions import ORGANISER, has_role
 from common.history import save_with_history
 from federation.championships import services as championship_services
 from federation.rankings import compute, status_services
@@ -29,7 +31,7 @@ PLAYED = [
 REQUESTED = ("Kasseler Winterturnier 2026", dt.date(2026, 12, 12))
 
 
-def _granted(officer, event: Event, ranking) -> RankingStatus:
+def _granted(requester, decider, event: Event, ranking) -> RankingStatus:
     # The demo's events were played before their status could be asked for (the services
     # refuse a request for an event that has begun): the status is written as granted.
     status = RankingStatus(
@@ -37,10 +39,10 @@ def _granted(officer, event: Event, ranking) -> RankingStatus:
         ranking=ranking,
         event_class=RankingStatus.EventClass.RANKING,
         state=RankingStatus.State.GRANTED,
-        requested_by=officer,
-        decided_by=officer,
+        requested_by=requester,
+        decided_by=decider,
     )
-    return save_with_history(status, officer, REASON)
+    return save_with_history(status, decider, REASON)
 
 
 def seed_rankings(admin, officer, regions, national, clubs, players, tournament) -> None:
@@ -59,11 +61,17 @@ def seed_rankings(admin, officer, regions, national, clubs, players, tournament)
             )
         )  # fmt: skip
     for event in events:
-        # The Hessian officer decides the regional ranking; the national one is the
-        # administrator's (the demo has no national officer).
-        for ranking, decider in ((regional, officer), (bund, admin)):
-            status = _granted(decider, event, ranking)
-            version = status_services.submit_event(admin, status)
+        # Four eyes, as the services ask: the club's organiser asks and submits, another
+        # person decides. The demo organiser (also the Hessian officer) organises Kassel;
+        # the administrator stands in for Fulda's organiser, who has no demo login. So the
+        # officer decides Fulda's regional status and the administrator Kassel's; the
+        # national ones are the administrator's (no national officer in the demo; a
+        # superuser may decide what he asked for himself).
+        requester = officer if has_role(officer, event.club, ORGANISER) else admin
+        regional_decider = admin if requester == officer else officer
+        for ranking, decider in ((regional, regional_decider), (bund, admin)):
+            status = _granted(requester, decider, event, ranking)
+            version = status_services.submit_event(requester, status)
             status_services.approve_version(decider, version, note="Geprüft")
     upcoming = Event.objects.create(
         club=clubs[0], name=REQUESTED[0], start_date=REQUESTED[1], ruleset_slug="german-minus"

@@ -2,8 +2,10 @@
 club's organiser asks for status before the event starts, the ranking's officer grants or
 refuses it; after the event the organiser submits it, the officer approves or rejects the
 version. One transaction each, the actor's role checked here, every change in the history
-(django-simple-history, with the reason). Only approved versions count; an approval or a
-rejection asks for the ranking to be computed again once committed (`compute`)."""
+(django-simple-history, with the reason). Four eyes: whoever asked for a status does not
+decide on it, whoever submitted a version does not review it (`own_request`,
+`own_submission`). Only approved versions count; an approval or a rejection asks for the
+ranking to be computed again once committed (`compute`)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ State = RankingStatus.State
 # A status in these states takes a (new) version of the event's results.
 SUBMITTABLE = (State.GRANTED, State.SUBMITTED, State.APPROVED)
 NOTE_MAX = 300
+# `submit_version`'s default sender: the actor.
+ACTOR = object()
 
 
 def rankings_for_club(club_id: int):
@@ -44,6 +48,52 @@ def event_started(event: Event) -> bool:
     if event.start_date > timezone.localdate():
         return False
     return Series.objects.filter(event=event).exclude(status=Series.Status.PLANNED).exists()
+
+
+# Four eyes
+
+
+def own_request(user, status: RankingStatus) -> bool:
+    """The user asked for this status and so may not grant or refuse it. A superuser may:
+    an installation with one administrator must not leave its requests undecided."""
+    return (
+        not user.is_superuser
+        and status.requested_by_id is not None
+        and status.requested_by_id == user.pk
+    )
+
+
+def own_submission(user, version: EventVersion) -> bool:
+    """The user submitted (or uploaded) this version and so may not approve or reject it;
+    superusers may, as for `own_request`."""
+    return (
+        not user.is_superuser
+        and version.submitted_by_id is not None
+        and version.submitted_by_id == user.pk
+    )
+
+
+def _refuse_own_request(actor, status: RankingStatus) -> None:
+    if own_request(actor, status):
+        raise PermissionDenied(
+            _(
+                "You asked for this ranking status yourself, so you may not decide on it: "
+                "another ranking officer of “%(association)s” or an administrator decides."
+            )
+            % {"association": status.ranking.association.name}
+        )
+
+
+def _refuse_own_submission(actor, version: EventVersion) -> None:
+    if own_submission(actor, version):
+        raise PermissionDenied(
+            _(
+                "You submitted this version yourself, so you may not review it: another "
+                "ranking officer of “%(association)s” or an administrator approves or "
+                "rejects it."
+            )
+            % {"association": version.status.ranking.association.name}
+        )
 
 
 # Status
@@ -90,9 +140,11 @@ def _status(pk) -> RankingStatus:
 
 @transaction.atomic
 def decide_status(actor, status: RankingStatus, *, grant: bool, reason: str):
-    """The ranking's officer grants or refuses a request (a refusal gives its reason)."""
+    """The ranking's officer grants or refuses a request (a refusal gives its reason); not
+    the one who asked for it (`own_request`)."""
     status = _status(status.pk)
     require_manage(actor, status.ranking.association)
+    _refuse_own_request(actor, status)
     if status.state != State.REQUESTED:
         raise ValidationError(
             _("Only a request can be granted or refused; this status is “%(state)s”.")
@@ -147,11 +199,14 @@ def submit_version(
     results_version: int = 0,
     problems: list[str] | None = None,
     checked: bool = False,
+    sender=ACTOR,
 ) -> EventVersion:
     """A new version of the event's results for review. A version still waiting is
     superseded (its review restarts on this one); an approved one counts on until this one
     is approved. `actor` must be an organiser of the event's club or the ranking's officer,
-    unless `checked` (a caller that checked a club token for the event's club itself)."""
+    unless `checked` (a caller that checked a club token for the event's club itself).
+    `sender` is recorded as the submitter when it is not the actor: the four-eyes rule reads
+    it, and an officer whose matching decision takes in a club's arrival did not send it."""
     status = _status(status.pk)
     if not checked and not (
         has_role(actor, status.event.club, ORGANISER)
@@ -168,7 +223,8 @@ def submit_version(
     waiting = EventVersion.objects.select_for_update().filter(
         status=status, state=EventVersion.State.PENDING
     )
-    user = actor if actor is not None and actor.is_authenticated else None
+    sender = actor if sender is ACTOR else sender
+    user = sender if sender is not None and sender.is_authenticated else None
     for old in waiting:
         old.state = EventVersion.State.SUPERSEDED
         old.review_note = _("Replaced by a newer submission before the review.")
@@ -237,10 +293,11 @@ def _version(pk) -> EventVersion:
 @transaction.atomic
 def approve_version(actor, version: EventVersion, *, note: str = "") -> EventVersion:
     """The officer approves a waiting version without problems: it counts from now, the
-    version approved before it until now."""
+    version approved before it until now. Not the one who submitted it (`own_submission`)."""
     version = _version(version.pk)
     status = RankingStatus.objects.select_for_update().get(pk=version.status_id)
     require_manage(actor, version.status.ranking.association)
+    _refuse_own_submission(actor, version)
     if version.state != EventVersion.State.PENDING:
         raise ValidationError(
             _("Version %(number)d is not waiting for review.") % {"number": version.number}
@@ -273,10 +330,12 @@ def approve_version(actor, version: EventVersion, *, note: str = "") -> EventVer
 
 @transaction.atomic
 def reject_version(actor, version: EventVersion, *, note: str) -> EventVersion:
-    """The officer rejects a waiting version with a note; an approved one keeps counting."""
+    """The officer rejects a waiting version with a note; an approved one keeps counting.
+    Not the one who submitted it: they submit a new version instead."""
     version = _version(version.pk)
     status = RankingStatus.objects.select_for_update().get(pk=version.status_id)
     require_manage(actor, version.status.ranking.association)
+    _refuse_own_submission(actor, version)
     if version.state != EventVersion.State.PENDING:
         raise ValidationError(
             _("Version %(number)d is not waiting for review.") % {"number": version.number}

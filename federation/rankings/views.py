@@ -122,7 +122,13 @@ def ranking_history(request, pk):
 
 @login_required
 def review_queue(request):
-    return render(request, "federation/rankings/status_queue.html", rs.review_queue(request.user))
+    queue = rs.review_queue(request.user)
+    # Four eyes: the user's own requests and submissions wait for someone else.
+    for status in queue["requests"]:
+        status.own = status_services.own_request(request.user, status)
+    for version in queue["waiting"]:
+        version.own = status_services.own_submission(request.user, version)
+    return render(request, "federation/rankings/status_queue.html", queue)
 
 
 # Ranking status
@@ -167,10 +173,14 @@ def status_request(request, event_pk):
 @login_required
 def status_detail(request, pk):
     status = _status(request, pk)
+    officer = can_manage(request.user, status.ranking.association)
+    # The service refuses the requester's decision; the page only mirrors it.
+    own = officer and status_services.own_request(request.user, status)
     context = {
         "status": status,
         "versions": status.versions.select_related("submitted_by", "reviewed_by"),
-        "can_decide": can_manage(request.user, status.ranking.association),
+        "can_decide": officer and not own,
+        "own_request": own,
         "can_submit": has_role(request.user, status.event.club, ORGANISER),
         "decision_form": DecisionForm(),
     }
@@ -240,11 +250,16 @@ def version_detail(request, pk):
         for p in Player.objects.filter(pk__in=[r["player"] for r in version.results[:50]])
     }
     top = [r | {"name": names.get(r["player"], "?")} for r in version.results[:50]]
+    reviewer = (
+        can_manage(request.user, version.status.ranking.association)
+        and version.state == EventVersion.State.PENDING
+    )
+    own = reviewer and status_services.own_submission(request.user, version)
     context = {
         "version": version,
         "top": top,
-        "can_review": can_manage(request.user, version.status.ranking.association)
-        and version.state == EventVersion.State.PENDING,
+        "can_review": reviewer and not own,
+        "own_submission": own,
         "note_form": NoteForm(),
     }
     return render(request, "federation/rankings/status_version.html", context)

@@ -370,7 +370,9 @@ def _finish(submission: Submission, event: Event, actor) -> Submission:
     submission.event, submission.state, submission.data = event, State.IMPORTED, {}
     sender = actor or (submission.token.created_by if submission.token_id else None)
     announce_arrival(event.pk, sender)  # a league's match day waits for it (leagues)
-    numbers = submit_versions(event, submission.source, actor)
+    # The versions are the uploader's (no user for a club token), not the officer's whose
+    # last matching decision takes the arrival in: the four-eyes rule reads who sent them.
+    numbers = submit_versions(event, submission.source, actor, sender=submission.received_by)
     if numbers:
         text = _("Taken in as “%(event)s”; submitted for review: %(rankings)s.") % {
             "event": event.name,
@@ -386,9 +388,10 @@ def _finish(submission: Submission, event: Event, actor) -> Submission:
     return submission
 
 
-def submit_versions(event: Event, source: str, actor) -> list[str]:
+def submit_versions(event: Event, source: str, actor, *, sender=None) -> list[str]:
     """A version of the event's results for review under each status that takes one
-    (a version still waiting is superseded: its review restarts on this one)."""
+    (a version still waiting is superseded: its review restarts on this one), sent by
+    `sender` (the uploader; None for a club token)."""
     statuses = RankingStatus.objects.filter(event=event, state__in=SUBMITTABLE).select_related(
         "ranking"
     )
@@ -406,6 +409,7 @@ def submit_versions(event: Event, source: str, actor) -> list[str]:
             results_version=read.results_version,
             problems=read.problems,
             checked=True,
+            sender=sender,
         )
         done.append(f"{status.ranking.name} (v{version.number})")
     return done

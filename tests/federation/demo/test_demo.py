@@ -47,3 +47,22 @@ def test_the_demo_federation_has_rankings_with_approved_events_and_a_request():
     assert championship.wildcards.count() == 1
     seed_demo()
     assert Ranking.objects.count() == 2 and Championship.objects.count() == 1
+
+
+def test_the_demo_keeps_four_eyes():
+    from django.contrib.auth import get_user_model
+
+    from federation.rankings.status_services import own_request
+
+    seed_demo()
+    organiser = get_user_model().objects.get(username="organiser")
+    admin = get_user_model().objects.get(username="admin")
+    # the demo organiser, Hessen's officer, decides Fulda's events, never his own club's
+    assert RankingStatus.objects.filter(decided_by=organiser).exists()
+    assert not RankingStatus.objects.filter(requested_by=organiser, decided_by=organiser).exists()
+    assert EventVersion.objects.filter(reviewed_by=organiser).exists()
+    assert not EventVersion.objects.filter(submitted_by=organiser, reviewed_by=organiser).exists()
+    # his request for the winter tournament waits for the administrator
+    waiting = RankingStatus.objects.get(event__name=REQUESTED[0])
+    assert waiting.requested_by == organiser and own_request(organiser, waiting)
+    assert not own_request(admin, waiting)
