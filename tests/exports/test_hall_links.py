@@ -90,6 +90,7 @@ def test_localhost_links_warn_outside_the_hall_mode(client, series_a, links, org
     assert 'id="links-local"' in page and 'class="link-qr"' not in page
     text = pdf_text(_pdf(client, series_a, "score-sheets")).replace("\n", " ")
     assert "No QR code" in text and "localhost" in text
+    assert "(romme-ledger hall)" in text  # the command a club's install has, on one line
 
 
 def test_a_new_address_asks_for_new_prints(
