@@ -70,6 +70,11 @@ def fee_due(participant: Participant) -> Decimal:
     return fees_due(participant.event).get(participant.pk, ZERO)
 
 
+def owes(row) -> bool:
+    """Not paid and something due: where no fee is set (or it is 0), nobody owes."""
+    return row.status == Status.OPEN and row.due > 0
+
+
 @dataclass
 class PaymentRow:
     participant_id: int
@@ -91,6 +96,10 @@ class PaymentRow:
     @property
     def paid(self) -> bool:
         return self.status in (Status.CASH, Status.TRANSFER)
+
+    @property
+    def owes(self) -> bool:
+        return owes(self)
 
     @property
     def difference(self) -> Decimal:
@@ -136,8 +145,8 @@ def payment_rows(event: Event) -> list[PaymentRow]:
 
 
 def unpaid(event: Event) -> list[PaymentRow]:
-    """The participants whose fee is open (neither paid nor waived)."""
-    return [row for row in payment_rows(event) if row.status == Status.OPEN]
+    """The participants who owe their fee (neither paid nor waived, and some is due)."""
+    return [row for row in payment_rows(event) if row.owes]
 
 
 @dataclass(frozen=True)
@@ -161,7 +170,7 @@ def summarise(rows: list[PaymentRow]) -> CashSummary:
     sums = dict.fromkeys(Status.values, ZERO)
     counts = dict.fromkeys(Status.values, 0)
     for row in rows:
-        counts[row.status] += 1
+        counts[row.status] += owes(row) or row.status != Status.OPEN
         sums[row.status] += row.due if row.status == Status.OPEN else row.amount
     return CashSummary(
         collected=sums[Status.CASH] + sums[Status.TRANSFER],

@@ -55,9 +55,7 @@ def fees_page(request, pk):
     rows = selectors.payment_rows(event)
     summary = selectors.summarise(rows)
     only_open = request.GET.get("open") == "1"
-    table = PaymentTable(
-        [r for r in rows if r.status == EntryPayment.Status.OPEN] if only_open else rows
-    )
+    table = PaymentTable([r for r in rows if r.owes] if only_open else rows)
     RequestConfig(request, paginate=False).configure(table)
     return render(
         request,

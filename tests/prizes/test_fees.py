@@ -316,3 +316,24 @@ def test_the_check_in_shows_the_fee_with_the_same_buttons_to_directors_only(
     text = client.get(page, **DE).content.decode()
     assert "bar bezahlt" not in text and "payment_set" not in text
     assert reverse("prizes:payment_set", args=[player.pk]) not in text
+
+
+def test_where_no_fee_is_set_nobody_owes_anything(client, organiser_a, event):
+    """The fees page says "Noch kein Startgeld festgelegt: niemand schuldet etwas"; the
+    check-in, the cash summary and "open only" say the same (before: "offen 0,00 €" for
+    everyone and every player counted as open)."""
+    (first, _second) = people(event, 2)
+    client.force_login(organiser_a)
+    check_in = reverse("tournaments:event_detail", args=[event.pk])
+    fees = reverse("prizes:fees", args=[event.pk])
+    assert "Startgeld: <span" not in client.get(check_in, **DE).content.decode()
+    assert selectors.unpaid(event) == []
+    summary = selectors.summarise(selectors.payment_rows(event))
+    assert (summary.open_count, summary.owed) == (0, 0)
+    assert str(first.player) not in client.get(fees + "?open=1", **DE).content.decode()
+    # A fee set: both owe it, as before.
+    services.set_fees(organiser_a, event, general="5")
+    assert "Startgeld: <span" in client.get(check_in, **DE).content.decode()
+    assert len(selectors.unpaid(event)) == 2
+    assert selectors.summarise(selectors.payment_rows(event)).open_count == 2
+    assert str(first.player) in client.get(fees + "?open=1", **DE).content.decode()
