@@ -107,8 +107,8 @@ def _render_sheet(
     problems = list(extra_problems) or [*input_problems, *(check.problems if check else [])]
     dispute = presenters.dispute_context(page, request.user)
     names = page.seat_names
-    rows = presenters.sheet_rows(page, typed, grid, check, problems, dispute)
     messages_ = problem_dicts(problems, table_number=page.table.number, seat_names=names)
+    rows = presenters.sheet_rows(page, typed, grid, check, messages_, dispute)
     secret = modes["blind"] or modes["hide_values"]
     conflict_cells = []
     if (conflict is not None or compare) and not secret and size:
