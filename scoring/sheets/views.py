@@ -97,8 +97,10 @@ def _render_sheet(
     """The entry page. ``compare``: list the cells where the typed grid differs from the
     stored version (as after a conflict), e.g. when a confirm was refused for them."""
     modes = policy.sheet_actions(request.user, page)
+    errors = list(errors)
     size = page.table_size
     ruleset = page.ruleset
+    typed_kept = typed is not None  # else the grid shows what is stored, not what was sent
     if typed is None:
         typed = typed_from_grid(
             _initial_grid(request, page, modes), table_size=size, rows=page.planned_hands
@@ -150,7 +152,12 @@ def _render_sheet(
         "totals": check.totals if check else [],
         "ready": bool(check and check.ready and not input_problems),
         "problems": messages_,
-        "errors": list(errors),
+        "first_dealer_described_by": presenters.described_by(messages_).get("first-dealer", ""),
+        "errors": errors,
+        # A refused save or confirmation: what was refused is summed up above the grid.
+        "refused": status == 400,
+        "refused_count": len(errors) + len(messages_),
+        "typed_kept": typed_kept,
         "conflict": conflict,
         "dispute": dispute,
         "conflict_cells": conflict_cells,
