@@ -209,17 +209,56 @@ def problem_message(
     return message
 
 
+def problem_order(problem: Problem) -> tuple:
+    """Reading order of the sheet: problems of the whole sheet first, then by hand, then a
+    hand's own problems before its seats' in seat order (stable: equal keys keep the
+    engine's order)."""
+
+    def place(value):
+        return (0, 0) if not isinstance(value, int) else (1, value)
+
+    return (place(problem.hand), place(problem.seat))
+
+
+def problem_field(problem: Problem) -> str | None:
+    """The id of the input a problem names (as the entry page writes them), or None when it
+    names no single input (a whole hand, the whole sheet)."""
+    hand, seat = problem.hand, problem.seat
+    if problem.code == "input.bad-first-dealer":
+        return "first-dealer"
+    if not isinstance(hand, int):
+        return None
+    if seat is None:
+        return f"romme-{hand}" if problem.code == "hand.hand-romme-not-winner" else None
+    if not isinstance(seat, int):
+        return None
+    prefix = "melded" if "melded" in problem.code else "cell"
+    return f"{prefix}-{hand}-{seat + 1}"
+
+
 def problem_dicts(problems, *, table_number, seat_names) -> list[dict]:
-    """Problems as JSON-ready dicts for the page (code, hand, seat 0-based, message)."""
-    return [
-        {
-            "code": p.code,
-            "hand": p.hand,
-            "seat": p.seat,
-            "message": problem_message(p, table_number=table_number, seat_names=seat_names),
-        }
-        for p in problems
-    ]
+    """Problems as JSON-ready dicts for the page, in hand and seat order: code, hand, seat
+    (0-based), message, ``id`` of the message, the input it names (``field``) and the anchor
+    a link to it goes to (``target``: that input, else the hand's first cell, else the
+    grid)."""
+    out = []
+    for number, p in enumerate(sorted(problems, key=problem_order), start=1):
+        field = problem_field(p)
+        target = field
+        if target is None:
+            target = f"cell-{p.hand}-1" if isinstance(p.hand, int) else "sheet-grid"
+        out.append(
+            {
+                "code": p.code,
+                "hand": p.hand,
+                "seat": p.seat,
+                "message": problem_message(p, table_number=table_number, seat_names=seat_names),
+                "id": f"sheet-problem-{number}",
+                "field": field,
+                "target": target,
+            }
+        )
+    return out
 
 
 def change_message(change, *, seat_names: Sequence[str]) -> str:

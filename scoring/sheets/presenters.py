@@ -196,14 +196,27 @@ def check_json(page, grid: dict, input_problems: list, check: GridCheck) -> dict
     }
 
 
+def described_by(problems: list[dict]) -> dict[str, str]:
+    """For each input a problem names, the ids of its messages (for aria-describedby)."""
+    ids: dict[str, list[str]] = {}
+    for problem in problems:
+        if problem["field"]:
+            ids.setdefault(problem["field"], []).append(problem["id"])
+    return {field: " ".join(found) for field, found in ids.items()}
+
+
 def sheet_rows(page, typed, grid, check, problems, dispute) -> list[dict[str, Any]]:
     """One row per hand with one cell per seat: the typed text, the card reading, the running
-    total, and marks for problems and for cells where a disputed sheet's entries differ."""
+    total, and marks for problems and for cells where a disputed sheet's entries differ.
+    ``problems`` are `problem_dicts`: a row is marked for any problem of its hand, whether
+    the hand's own or one of its seats' (two winners name the second one's seat)."""
     differs = {}
     for cell in dispute["cells"] if dispute else []:
         key = (cell["hand"], cell["seat"] if cell["field"] != "hand_romme" else "romme")
         differs[key] = cell
-    problem_cells = {(p.hand, p.seat) for p in problems}
+    problem_cells = {(p["hand"], p["seat"]) for p in problems}
+    problem_hands = {p["hand"] for p in problems}
+    described = described_by(problems)
     names, size = page.seat_names, page.table_size
     rows = []
     for number, row in enumerate(typed.rows, start=1):
@@ -221,6 +234,8 @@ def sheet_rows(page, typed, grid, check, problems, dispute) -> list[dict[str, An
                 "running": "" if running is None else running[index],
                 "differs": differs.get((number, index)),
                 "problem": (number, index) in problem_cells,
+                "described_by": described.get(f"cell-{number}-{index + 1}", ""),
+                "melded_described_by": described.get(f"melded-{number}-{index + 1}", ""),
                 "winner": data["winner"] == index,
             }
             for index in range(size)
@@ -232,7 +247,8 @@ def sheet_rows(page, typed, grid, check, problems, dispute) -> list[dict[str, An
                 "dealer_index": data["dealer"],
                 "hand_romme": row.hand_romme,
                 "romme_differs": differs.get((number, "romme")),
-                "problem": (number, None) in problem_cells,
+                "problem": number in problem_hands,
+                "romme_described_by": described.get(f"romme-{number}", ""),
                 "cells": cells,
             }
         )

@@ -99,8 +99,10 @@ def _render_sheet(
     """The entry page. ``compare``: list the cells where the typed grid differs from the
     stored version (as after a conflict), e.g. when a confirm was refused for them."""
     modes = policy.sheet_actions(request.user, page)
+    errors = list(errors)
     size = page.table_size
     ruleset = page.ruleset
+    typed_kept = typed is not None  # else the grid shows what is stored, not what was sent
     if typed is None:
         typed = typed_from_grid(
             _initial_grid(request, page, modes), table_size=size, rows=page.planned_hands
@@ -109,8 +111,8 @@ def _render_sheet(
     problems = list(extra_problems) or [*input_problems, *(check.problems if check else [])]
     dispute = presenters.dispute_context(page, request.user)
     names = page.seat_names
-    rows = presenters.sheet_rows(page, typed, grid, check, problems, dispute)
     messages_ = problem_dicts(problems, table_number=page.table.number, seat_names=names)
+    rows = presenters.sheet_rows(page, typed, grid, check, messages_, dispute)
     secret = modes["blind"] or modes["hide_values"]
     conflict_cells = []
     if (conflict is not None or compare) and not secret and size:
@@ -152,7 +154,12 @@ def _render_sheet(
         "totals": check.totals if check else [],
         "ready": bool(check and check.ready and not input_problems),
         "problems": messages_,
-        "errors": list(errors),
+        "first_dealer_described_by": presenters.described_by(messages_).get("first-dealer", ""),
+        "errors": errors,
+        # A refused save or confirmation: what was refused is summed up above the grid.
+        "refused": status == 400,
+        "refused_count": len(errors) + len(messages_),
+        "typed_kept": typed_kept,
         "conflict": conflict,
         "dispute": dispute,
         "conflict_cells": conflict_cells,

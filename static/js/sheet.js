@@ -8,7 +8,8 @@
  * first empty cell; typed cells are kept as a draft in this browser (localStorage, per
  * user, table and version) and restored after a reload or a failed save; leaving with
  * unsaved typing asks first. On an entered sheet the confirm button is shown only while
- * the grid equals the stored version (the server checks that too).
+ * the grid equals the stored version (the server checks that too). After a refused save the
+ * cursor starts on the summary of the problems above the grid; each one links to its cell.
  */
 (function () {
   "use strict";
@@ -346,6 +347,15 @@
       });
   }
 
+  function countRefused(problems) {
+    /* After a refused save the summary's heading counts what is still wrong. */
+    var heading = document.getElementById("sheet-error-heading");
+    if (!heading) return;
+    var n = problems + parseInt(heading.dataset.errors || "0", 10);
+    var label = n === 0 ? heading.dataset.none : n === 1 ? heading.dataset.one : heading.dataset.other;
+    heading.textContent = label.replace("#", String(n));
+  }
+
   function rowOf(hand) {
     return grid.querySelector('tbody tr[data-hand="' + hand + '"]');
   }
@@ -377,19 +387,35 @@
       if (td) td.querySelector(".reading").textContent = reading.text;
     });
     problemsList.textContent = "";
-    (answer.problems || []).forEach(function (problem) {
+    fields().forEach(function (el) {
+      el.removeAttribute("aria-invalid");
+      el.removeAttribute("aria-describedby");
+    });
+    var problems = answer.problems || [];
+    problems.forEach(function (problem) {
       var li = document.createElement("li");
       li.className = "error";
+      li.id = problem.id;
       li.dataset.code = problem.code;
       li.dataset.hand = problem.hand === null ? "" : problem.hand;
       li.dataset.seat = problem.seat === null ? "" : problem.seat;
-      li.textContent = problem.message;
+      var link = document.createElement("a");
+      link.href = "#" + problem.target;
+      link.dataset.target = problem.target;
+      link.textContent = problem.message;
+      li.appendChild(link);
       problemsList.appendChild(li);
+      var field = problem.field ? document.getElementById(problem.field) : null;
+      if (field) {
+        field.setAttribute("aria-invalid", "true");
+        var ids = field.getAttribute("aria-describedby");
+        field.setAttribute("aria-describedby", ids ? ids + " " + problem.id : problem.id);
+      }
       var tr = problem.hand ? rowOf(problem.hand) : null;
       if (!tr) return;
-      if (problem.seat === null) {
-        tr.classList.add("has-problem");
-      } else {
+      // Any problem of a hand marks its row, also one named by a seat (two winners).
+      tr.classList.add("has-problem");
+      if (problem.seat !== null) {
         var td = tr.querySelectorAll("td.cell")[problem.seat];
         if (td) {
           td.classList.add("has-problem");
@@ -397,14 +423,32 @@
         }
       }
     });
+    countRefused(problems.length);
     Array.prototype.forEach.call(grid.querySelectorAll("tfoot td.total"), function (td, s) {
       td.textContent = answer.totals && answer.totals[s] !== undefined ? answer.totals[s] : "";
     });
     if (ready) ready.hidden = !answer.ready;
   }
 
+  // A link to a problem puts the cursor into its cell, not only the cell into view.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#sheet-problems a[data-target]");
+    var el = link && document.getElementById(link.dataset.target);
+    if (!el || el.tagName === "TABLE") return;
+    event.preventDefault();
+    el.scrollIntoView({ block: "center" });
+    focusInput(el);
+  });
+
   if (restoreDraft()) schedule();
   updateActions();
+  var summary = document.getElementById("sheet-error-summary");
   var start = firstEmptyCell();
-  if (start && !document.getElementById("sheet-conflict")) start.focus();
+  if (summary) {
+    // A refused save: the phone shows what to fix first (from its top), not a cell far below.
+    summary.focus({ preventScroll: true });
+    summary.scrollIntoView({ block: "start" });
+  } else if (start && !document.getElementById("sheet-conflict")) {
+    start.focus();
+  }
 })();

@@ -98,7 +98,7 @@ def test_after_a_conflict_the_scorer_sees_the_differing_cells_and_confirms_what_
         b.evaluate("document.getElementById('sheet-confirm').hidden = false")
         b.evaluate("document.getElementById('sheet-confirm').disabled = false")
         b.click("#sheet-confirm")
-        b.locator(".messages .message.error").first.wait_for()
+        b.locator("#sheet-error-summary .sheet-errors li").first.wait_for()
         assert "weicht in 2 Feldern von der gespeicherten Version ab" in b.content()
         assert Sheet.objects.get(table=tables[0]).status == "entered"
 

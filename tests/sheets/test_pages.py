@@ -1,6 +1,7 @@
 """The sheet entry page, the check endpoint, the series board and the rule-set page."""
 
 import copy
+import re
 
 import pytest
 from django.urls import reverse
@@ -480,3 +481,74 @@ def test_melded_values_appear_only_where_the_profile_needs_them(client, club_a, 
     )
     assert response.status_code == 400
     assert "[hand.melded-value-missing]" in response.content.decode()
+
+
+def test_a_refused_save_sums_up_its_problems_above_the_grid_in_hand_order(client, club_a, scorer_a):
+    _series, tables = make_series(club_a)
+    client.force_login(scorer_a)
+    grid = random_grid(seed=1)
+    # The engine finds these out of order: a card it cannot read in hand 9, a loser
+    # below the minimum in hand 3, two winners in hand 5; 19 hands break the sheet's rules.
+    h9 = grid["hands"][8]
+    seat9 = _loser(h9)
+    h9["seats"][seat9] = {"hand_points": None, "cards": "Jo Xx", "melded": None}
+    h3 = grid["hands"][2]
+    seat3 = _loser(h3)
+    h3["seats"][seat3]["hand_points"] = 1
+    h5 = grid["hands"][4]
+    seat5 = _loser(h5)
+    h5["seats"][seat5]["hand_points"] = 0
+    grid["hands"] = grid["hands"][:19]
+
+    response = client.post(_url(tables[0]), post_data(grid))
+
+    assert response.status_code == 400
+    assert not Sheet.objects.exists()
+    text = response.content.decode()
+    # One list, at the top: the summary holds it and the end of the grid no copy.
+    assert text.count('id="sheet-problems"') == 1
+    summary = text[text.index('id="sheet-error-summary"') : text.index('id="sheet-form"')]
+    items = re.findall(
+        r'<li class="error" id="(sheet-problem-\d+)" data-hand="(\d*)" data-seat="(\d*)" '
+        r'data-code="([\w.-]+)"><a href="#([\w-]+)"',
+        summary,
+    )
+    count = len(items)
+    assert f"{count} problems: nothing was saved." in summary
+    assert "What you typed is still in the grid." in summary
+    hands = [int(hand) if hand else 0 for _id, hand, _seat, _code, _target in items]
+    assert hands == sorted(hands) and hands[0] == 0
+    assert {"series.unequal-deals", "series.round-count"} <= {item[3] for item in items}
+    by_code = {code: (ident, target) for ident, _hand, _seat, code, target in items}
+    for code, hand, seat in (
+        ("hand.loser-below-minimum", 3, seat3),
+        ("hand.several-winners", 5, seat5),
+        ("card.unknown-token", 9, seat9),
+    ):
+        ident, target = by_code[code]
+        assert target == f"cell-{hand}-{seat + 1}"
+        # The named cell is invalid and described by its message.
+        cell = re.search(rf'<input [^>]*id="{target}"[^>]*>', text).group(0)
+        assert 'aria-invalid="true"' in cell
+        assert re.search(rf'aria-describedby="[^"]*\b{ident}\b', cell)
+    # A cell no problem names stays valid.
+    assert "aria-invalid" not in re.search(r'<input [^>]*id="cell-1-1"[^>]*>', text).group(0)
+    # Each hand with a problem marks its row, the two winners' hand too.
+    for hand in (3, 5, 9):
+        assert re.search(rf'<tr data-hand="{hand}" class="[^"]*has-problem', text)
+    assert not re.search(r'<tr data-hand="1" class="[^"]*has-problem', text)
+
+
+def test_a_sheet_without_a_refused_save_lists_its_problems_below_the_grid(client, club_a, scorer_a):
+    _series, tables = make_series(club_a)
+    client.force_login(scorer_a)
+    grid = random_grid(seed=1, hands=3)
+    grid["hands"][1]["seats"][_loser(grid["hands"][1])]["hand_points"] = 1
+    client.post(_url(tables[0]), post_data(grid, action="draft"))
+
+    text = client.get(_url(tables[0])).content.decode()
+
+    assert 'id="sheet-error-summary"' not in text
+    assert text.count('id="sheet-problems"') == 1
+    assert text.index('id="sheet-grid"') < text.index('id="sheet-problems"')
+    assert "[hand.loser-below-minimum]" in text
