@@ -48,6 +48,10 @@ class Exporter:
         """Extra template context for a custom `template` (the tables are always there)."""
         return {}
 
+    def empty_note(self, obj) -> str:
+        """What a file without a table says (its one worksheet, a wall page)."""
+        return _("Nothing to list yet.")
+
     def label(self, obj) -> str:
         """What the file is of, for its name ("Series 1"; a day standing: "Day 2")."""
         return str(obj)

@@ -168,7 +168,12 @@ def render_export(
     elif fmt == "xlsx":
         from scoring.exports.formats.xlsx import write_workbook
 
-        content = write_workbook(exporter.tables(obj), title=exporter.title(obj), progress=progress)
+        content = write_workbook(
+            exporter.tables(obj),
+            title=exporter.title(obj),
+            progress=progress,
+            empty_note=exporter.empty_note(obj),
+        )
     elif fmt == "pdf":
         expected = exporter.expected_pages(obj) if progress else 1
         if progress:

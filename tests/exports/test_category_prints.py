@@ -108,6 +108,20 @@ def test_category_xlsx_has_a_sheet_per_category(event):
     assert ranks == [row.rank for row in cut.rows]
 
 
+def test_an_event_without_categories_says_so_in_every_format(club_a):
+    """Before: an empty workbook with openpyxl's sheet "Sheet", and an A3 page with a title
+    only."""
+    plain = generated(club_a, 8, series=1, rounds=1, seed=5)
+    with translation.override("de"):
+        content, _filename, _type = render_export("category-standings", plain, "xlsx")
+    book = read_xlsx(content)
+    assert book.sheetnames == ["Hinweis"]
+    assert book["Hinweis"]["A1"].value == "Die Veranstaltung hat keine Kategorien."
+    for slug in ("category-standings", "category-standings-wall"):
+        content, _filename, pages = _pdf(slug, plain)
+        assert "Die Veranstaltung hat keine Kategorien." in "\n".join(pages), slug
+
+
 def test_provisional_while_a_sheet_is_unconfirmed(club_a):
     event = generated(club_a, 12, series=2, rounds=1, confirmed_series=1, entered_tables=1)
     _with_categories(event, club_a)

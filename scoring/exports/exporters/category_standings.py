@@ -175,6 +175,9 @@ class CategoryStandingsExporter(Exporter):
     def tables(self, event) -> list[ExportTable]:
         return category_tables(event)
 
+    def empty_note(self, event) -> str:
+        return _("The event has no categories.")
+
     def context(self, event, *, base_url: str = ""):
         tables = self.tables(event)
         return print_context(event, tables, notes=_no_categories_note(tables))
@@ -200,3 +203,6 @@ class CategoryWallExporter(WallExporter):
 
     def tables(self, event) -> list[ExportTable]:
         return [wall_table(t) for t in category_tables(event)]
+
+    def empty_note(self, event) -> str:
+        return _("The event has no categories.")

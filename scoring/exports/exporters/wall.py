@@ -57,6 +57,7 @@ class WallExporter(Exporter):
             "event": self.event_of(obj),
             "wall_label": self.wall_label(obj),
             "printed_at": timezone.localtime(),
+            "empty_note": self.empty_note(obj),
         }
 
     def expected_pages(self, obj) -> int:

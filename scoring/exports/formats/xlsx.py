@@ -13,6 +13,7 @@ from decimal import Decimal
 from io import BytesIO
 from typing import Any
 
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -111,6 +112,7 @@ def write_workbook(
     *,
     title: str = "",
     progress: Progress | None = None,
+    empty_note: str = "",
 ) -> bytes:
     """One worksheet per table: a bold, frozen header row with an autofilter. The sheets are
     write-only (openpyxl streams each row out as it is appended): column widths, frozen
@@ -158,8 +160,10 @@ def write_workbook(
         if footer is not None:
             bold = [CellWriter(ws, column, BOLD) for column in columns]
             ws.append([write(value) for write, value in zip(bold, footer, strict=True)])
-    if not tables:
-        wb.create_sheet("Sheet")
+    if not tables:  # (a workbook needs a sheet: one in the reader's language that says why)
+        ws = wb.create_sheet(str(_("Note")))
+        ws.column_dimensions["A"].width = MAX_WIDTH
+        ws.append([str(empty_note)])
     out = BytesIO()
     wb.save(out)
     if progress:
