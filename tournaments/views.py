@@ -17,7 +17,7 @@ from django_tables2 import RequestConfig
 
 from clubs import selectors as club_selectors
 from clubs.models import Club
-from clubs.permissions import ORGANISER, clubs_with_role, has_role, require_role
+from clubs.permissions import ORGANISER, VIEWER, clubs_with_role, has_role, require_role
 from clubs.services import DuplicatePlayer
 from common.forms import add_validation_errors
 from common.safety import safe_next
@@ -134,6 +134,8 @@ def event_detail(request, pk):
         "series_list": series,
         "next_series": next_series,
         "is_organiser": is_organiser,
+        # The exports' menu asks for a role in the event's club (scoring.exports.views).
+        "is_member": is_organiser or has_role(request.user, event.club, VIEWER),
     }
     if is_organiser:
         search = PlayerSearchForm(request.GET or None)

@@ -383,9 +383,16 @@ def test_new_exports_need_a_scorer_of_the_club(client, event, club_a, club_b, vi
     job_url = reverse("exports:job_start", args=["event", event.pk, "event-workbook", "pdf"])
     assert client.post(job_url).status_code == 403
 
+    menu_url = reverse("exports:menu", args=["event", event.pk])
+    event_page = reverse("tournaments:event_detail", args=[event.pk])
+    assert menu_url in client.get(event_page).content.decode()
+
     client.force_login(user_with_role(club_b, "organiser", username="org_b"))
     for url in urls:
         assert client.get(url).status_code == 403, url
+    # Another club's event page offers no menu that would answer 403.
+    assert client.get(menu_url).status_code == 403
+    assert menu_url not in client.get(event_page).content.decode()
 
     client.force_login(scorer_a)
     for url in urls:
