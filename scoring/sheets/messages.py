@@ -65,7 +65,7 @@ def _text(problem: Problem, seat_names: Sequence[str]) -> str:
         return _("this player holds nothing, but nobody is marked as the one who went out")
     if code == "hand.several-winners":
         return _(
-            "a second player with 0 hand points; only one player can go out (already %(winner)s)"
+            "a second player with 0 hand points; only one player can go out: %(winner)s did"
         ) % {"winner": seat_label(p.get("winner"), seat_names)}
     if code == "hand.winner-holds-cards":
         return _(

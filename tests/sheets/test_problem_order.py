@@ -3,6 +3,8 @@ any problem is marked, also when the problem is named by one of its seats."""
 
 from types import SimpleNamespace
 
+from django.utils import translation
+
 from rules import PRESETS, Problem
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets.forms import grid_from_typed, typed_from_post
@@ -75,3 +77,7 @@ def test_a_hand_with_two_winners_marks_its_row():
     cells = rows[1]["cells"]
     assert [cell["problem"] for cell in cells] == [False, False, True, False]
     assert [cell["described_by"] for cell in cells] == ["", "", "sheet-problem-1", ""]
+    # One pair of brackets in German: "…, und das war Platz 2 (…)", not "(schon Platz 2 (…))".
+    with translation.override("de"):
+        (german,) = problem_dicts(check.problems, table_number=1, seat_names=NAMES)
+    assert f"nur einer kann Rommé machen, und das war Platz 2 ({NAMES[1]}) [" in german["message"]
