@@ -312,8 +312,9 @@ def test_ctrl_c_in_a_childs_first_moments_neither_stops_it_nor_prints_a_tracebac
 
     folder = tmp_path / "daten"
     shutil.copytree(migrated, folder)
+    port = next(PORTS)  # (the static files' child listens on none: one for all six)
     for delay in (0, 0.005, 0.02, 0.05, 0.1, 0.2):
-        child = Child("static", folder, next(PORTS))  # (collects, then ends by itself)
+        child = Child("static", folder, port)  # (collects, then ends by itself)
         child.start()
         time.sleep(delay)
         child.process.send_signal(signal.SIGINT)
