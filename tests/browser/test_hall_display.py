@@ -38,7 +38,7 @@ def test_twenty_players_fit_on_one_screen_in_large_type(live_server, browser):
 
 
 def test_a_long_event_name_wraps_beside_the_clock_on_a_beamer_and_a_phone(live_server, browser):
-    event = generated(ClubFactory(), 8, series=1, rounds=1)
+    event = generated(ClubFactory(), 8, series=3, rounds=1)
     event.name = "Offene Hessische Rommé-Meisterschaft der Seniorinnen und Senioren 2026"
     event.save()
     url = f"{live_server.url}/public/events/{event.pk}/display/"
@@ -49,6 +49,11 @@ def test_a_long_event_name_wraps_beside_the_clock_on_a_beamer_and_a_phone(live_s
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         clock = page.locator("[data-clock]").bounding_box()
         assert clock["x"] + clock["width"] <= width
+        # A phone keeps rank, name and total (before, the total was cut off at the right).
+        total = page.locator("[data-panel].active td.total").first.bounding_box()
+        assert total["x"] + total["width"] <= width
+        club = page.locator("[data-panel].active td.col-club").first
+        assert club.is_visible() == (width > 700)
         context.close()
 
 
