@@ -6,6 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from common.safety import MAX_ID
+
 
 def add_validation_errors(form, error: ValidationError) -> None:
     """Show a service's ValidationError on the form: by field where the form has it."""
@@ -25,14 +27,14 @@ def parse_int(value, default=None):
 
 
 class ModelIdsField(forms.ModelMultipleChoiceField):
-    """Django's ModelMultipleChoiceField, with an id beyond a 64-bit integer an invalid
+    """Django's ModelMultipleChoiceField, with an id beyond ``MAX_ID`` an invalid
     choice: the query would raise (SQLite's OverflowError, PostgreSQL's range error)
     before the field could say so, a 500."""
 
     def _check_values(self, value):
         for pk in value if isinstance(value, list | tuple) else ():
             number = parse_int(pk)
-            if number is not None and not -(2**63) <= number < 2**63:
+            if number is not None and not -MAX_ID <= number <= MAX_ID:
                 raise ValidationError(
                     self.error_messages["invalid_pk_value"],
                     code="invalid_pk_value",

@@ -170,7 +170,8 @@ def summarise(rows: list[PaymentRow]) -> CashSummary:
     sums = dict.fromkeys(Status.values, ZERO)
     counts = dict.fromkeys(Status.values, 0)
     for row in rows:
-        counts[row.status] += owes(row) or row.status != Status.OPEN
+        if row.status != Status.OPEN or owes(row):  # (nothing due: nobody is open)
+            counts[row.status] += 1
         sums[row.status] += row.due if row.status == Status.OPEN else row.amount
     return CashSummary(
         collected=sums[Status.CASH] + sums[Status.TRANSFER],

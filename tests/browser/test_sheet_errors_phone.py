@@ -8,14 +8,8 @@ import pytest
 
 from rules import PRESETS, random_hand
 from scoring.models import Sheet
-from tests.factories import (
-    ClubFactory,
-    EventFactory,
-    ParticipantFactory,
-    SeriesFactory,
-    seated_table,
-    user_with_role,
-)
+from tests.factories import ClubFactory, user_with_role
+from tests.sheets.conftest import make_series
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -24,14 +18,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def test_a_refused_sheet_shows_its_problems_first_on_a_phone(live_server, browser):
     club = ClubFactory(name="Herz Dame Kassel", short_name="HDK")
     user_with_role(club, "organiser", username="leitung")
-    event = EventFactory(club=club, rounds_per_series=5)
-    series = SeriesFactory(event=event, number=1, status="in_play")
-    names = [("Anna", "Müller"), ("Bernd", "Becker"), ("Clara", "Schulz"), ("Dieter", "Wolf")]
-    people = [
-        ParticipantFactory(event=event, player__given_name=g, player__family_name=f)
-        for g, f in names
-    ]
-    seated_table(series, people, 1)
+    series, _tables = make_series(club, tables=1, rounds=5)  # table 1: Anna Müller, …
     rng = random.Random(7)
     hands = [random_hand(PRESETS["german-minus"], 4, rng, dealer=i % 4) for i in range(20)]
     cells = {}
