@@ -135,10 +135,13 @@ def _text(problem: Problem, seat_names: Sequence[str]) -> str:
         }
     if code == "series.unequal-deals":
         deals = p.get("deals") or []
+        per_seat = ", ".join(
+            _("%(seat)s %(count)s times") % {"seat": seat_label(i, seat_names), "count": d}
+            for i, d in enumerate(deals)
+        )
         return _(
-            "not everyone deals equally often (deals per seat: %(deals)s); "
-            "the sheet needs complete rounds"
-        ) % {"deals": ", ".join(str(d) for d in deals)}
+            "not everyone has dealt equally often (%(deals)s); the sheet needs complete rounds"
+        ) % {"deals": per_seat}
     if code == "series.round-count":
         return (
             _(

@@ -72,7 +72,21 @@ def test_sheet_wide_problems_name_the_table_only_and_seats_by_name():
             table_number=2,
             seat_names=NAMES,
         )
-        assert message.startswith("Table 2: not everyone deals equally often (deals per seat: ")
+        assert message == (
+            "Table 2: not everyone has dealt equally often (seat 1 (Anna Müller) 5 times, "
+            "seat 2 (Bernd Becker) 5 times, seat 3 (Clara Schulz) 5 times, "
+            "seat 4 (Dieter Wolf) 4 times); the sheet needs complete rounds "
+            "[series.unequal-deals]"
+        )
+    with translation.override("de"):
+        message = problem_message(
+            Problem("series.unequal-deals", params={"deals": [5, 5, 5, 4]}),
+            table_number=2,
+            seat_names=NAMES,
+        )
+        assert "Gaben" not in message
+        assert "nicht alle haben gleich oft gegeben (Platz 1 (Anna Müller) 5-mal, " in message
+        assert "Platz 4 (Dieter Wolf) 4-mal); die Liste braucht vollständige Runden" in message
 
 
 def test_other_codes_fall_back_to_the_registry_summary():
