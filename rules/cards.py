@@ -141,7 +141,9 @@ _RANKS_ALONE = {**_RANKS_WITH_SYMBOL}
 del _RANKS_ALONE["J"]  # a bare J is a joker
 _JOKER_TOKENS = frozenset({"J", "JO", "JOKER", "*"})
 
-# token (upper-cased) -> Card, or None for a suitless rank (needs allow_suitless)
+# token (upper-cased) -> Card, or None for a suitless rank (needs allow_suitless).
+# Only tokens that read as cards are kept, so it holds at most the few hundred
+# spellings of a card, whatever is typed into the cells.
 _token_cache: dict[str, Card | None] = {}
 
 

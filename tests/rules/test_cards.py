@@ -107,3 +107,21 @@ def test_deck_composition_seed_000():
     """seed 000_1e8d632c2a83f1ef.txt: two packs of 52 and six jokers (3 per pack)."""
     d = deck(2, 6)
     assert len(d) == 110 and d.count(JOKER) == 6 and d.count(Card(Rank.ACE, S)) == 2
+
+
+def test_the_token_cache_keeps_cards_only_so_typing_cannot_grow_it():
+    from rules import cards
+
+    for text in ("♥7 ♠B Jo", "♦10", "A K"):
+        cards.parse_hand_cards(text)
+    before = len(cards._token_cache)
+    for n in range(2000):
+        with pytest.raises(CardParseError):
+            cards.parse_hand_cards(f"x{n}")
+    assert len(cards._token_cache) == before
+    spellings = [
+        f"{symbol}{rank}" for symbol in cards._SYMBOLS for rank in cards._RANKS_WITH_SYMBOL
+    ] + [f"{letter}{rank}" for letter in cards._LETTERS for rank in cards._RANKS_WITH_LETTER]
+    for spelling in spellings:
+        cards.parse_hand_cards(spelling)
+    assert len(cards._token_cache) <= len(spellings) + len(cards._RANKS_ALONE) + 4
