@@ -30,7 +30,7 @@ class SeriesResult:
     unconfirmed: int
 
 
-def _statuses(include_entered: bool) -> list[str]:
+def counted_statuses(include_entered: bool) -> list[str]:
     if include_entered:
         return [Sheet.Status.CONFIRMED, Sheet.Status.ENTERED]
     return [Sheet.Status.CONFIRMED]
@@ -53,7 +53,7 @@ def aggregate(
     rows = (
         SeatTotal.objects.filter(
             sheet__table__series_id__in=list(info),
-            sheet__status__in=_statuses(include_entered),
+            sheet__status__in=counted_statuses(include_entered),
         )
         .values_list(by, "sheet__table__series_id")
         .annotate(

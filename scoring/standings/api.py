@@ -88,6 +88,8 @@ def api_standings(request, pk):
             "series": number,
             "series_counted": standing.counted_series,
             "provisional": standing.provisional,
+            # Series whose open tables have no points yet: the standing is not final.
+            "incomplete_series": standing.incomplete_series,
             "chain": list(standing.chain),
             "ties": {"policy": standing.ties_policy, "text": standing.ties_policy_text},
             "lots_seed": standing.lots_seed,

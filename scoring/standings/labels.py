@@ -5,7 +5,7 @@ tie policy ranked the players."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules.standings import core, metrics
 
@@ -90,3 +90,36 @@ def tie_policy_label(policy: str) -> str:
     if policy == "playoff":
         return _("ties: playoff")
     return _("ties: tie-break chain")
+
+
+def incomplete_text(series: dict, *, provisional: bool) -> str:
+    """One series of `EventStanding.incomplete_series` as a sentence for the pages."""
+    params = {"number": series["number"], "open": series["open_tables"]}
+    params["tables"] = series.get("tables") or series["open_tables"]
+    if provisional:
+        return (
+            _(
+                "Series %(number)s: at %(open)s of %(tables)s tables no sheet is entered yet; "
+                "whoever plays there has no points for this series yet."
+            )
+            % params
+        )
+    return (
+        ngettext(
+            "Series %(number)s: at %(open)s of %(tables)s tables the sheet is not confirmed "
+            "yet; whoever plays there has no points for this series yet.",
+            "Series %(number)s: at %(open)s of %(tables)s tables the sheets are not confirmed "
+            "yet; whoever plays there has no points for this series yet.",
+            params["open"],
+        )
+        % params
+    )
+
+
+def incomplete_short(series: dict) -> str:
+    """The same for the hall display: a few words beside a panel's title."""
+    return _("S%(number)s: %(open)s of %(tables)s tables open") % {
+        "number": series["number"],
+        "open": series["open_tables"],
+        "tables": series.get("tables") or series["open_tables"],
+    }

@@ -14,10 +14,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, Q
+
 from rules.standings import core, metrics
 from rules.standings.ties import ranking_chain
 from scoring import visibility
-from scoring.standings.aggregate import SeriesResult, aggregate, playoff_places, to_entry
+from scoring.standings.aggregate import (
+    SeriesResult,
+    aggregate,
+    counted_statuses,
+    playoff_places,
+    to_entry,
+)
 from scoring.standings.labels import (
     COMPETITIONS,
     DAY,
@@ -85,20 +93,44 @@ class EventStanding:
     lots_seed: int | None
     days: list[int] = field(default_factory=list)
     ties_policy: str = "chain"  # the rule set's tie policy ("playoff" or "chain")
+    include_entered: bool = False  # entered sheets were counted (the director's view)
 
     @property
     def ties_policy_text(self) -> str:
         return tie_policy_text(self.ties_policy)
 
+    @property
+    def incomplete_series(self) -> list[dict]:
+        """Counted series in play or played with tables whose sheet does not count yet
+        (not confirmed; with ``include_entered``, not entered): their players have no points
+        there yet, so the standing is not final. Dicts: number, open_tables, tables."""
+        counted = set(self.counted_series)
+        return [
+            {
+                "number": s["number"],
+                "open_tables": s["open_tables"],
+                "tables": s.get("tables_count"),
+            }
+            for s in self.series
+            if s["number"] in counted
+            and s["kind"] == Series.Kind.REGULAR
+            and s["status"] in (Series.Status.IN_PLAY, Series.Status.COMPLETE)
+            and s.get("open_tables")
+        ]
 
-def _visible_series(event: Event, only_published: bool) -> list[dict]:
+
+def _visible_series(event: Event, only_published: bool, include_entered: bool = False):
+    """The series as dicts, each with its number of tables and of those whose sheet does
+    not count yet (``open_tables``): the standings say which series are incomplete
+    without another round trip."""
     qs = Series.objects.filter(event=event)
     if only_published:
         qs = qs.filter(published=True)
+    counting = ~Q(tables__sheet__status__in=counted_statuses(include_entered))
     return list(
-        qs.order_by("number").values(
-            "id", "number", "day", "kind", "status", "published", "playoff_of"
-        )
+        qs.order_by("number")
+        .values("id", "number", "day", "kind", "status", "published", "playoff_of")
+        .annotate(tables_count=Count("tables"), open_tables=Count("tables", filter=counting))
     )
 
 
@@ -299,6 +331,7 @@ class StandingInputs:
                 lots_seed=event.lots_seed,
                 days=self.days,
                 ties_policy=event.ruleset.ties,
+                include_entered=self.include_entered,
             )
             if competition == INDIVIDUAL and scope == OVERALL:
                 lines = [int(x) for x in (event.prize_lines or [1])]
@@ -327,7 +360,7 @@ def standing_inputs(
         raise ValueError(f"unknown competition in {competitions!r}")
     if scopes is not None and any(scope not in SCOPES for scope, _number in scopes):
         raise ValueError(f"unknown scope in {scopes!r}")
-    series = _visible_series(event, only_published)
+    series = _visible_series(event, only_published, include_entered)
     regular = [s for s in series if s["kind"] == Series.Kind.REGULAR]
     if scopes is None:
         wanted = {s["id"] for s in series}

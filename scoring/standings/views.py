@@ -211,6 +211,10 @@ def _context(request, event, standing, *, base_url, public, categories=None):
         "club_id": club_id,
         "chain_labels": [labels.metric_label(k) for k in standing.chain],
         "public": public,
+        "incomplete": [
+            labels.incomplete_text(s, provisional=standing.include_entered)
+            for s in standing.incomplete_series
+        ],
     }
 
 
@@ -419,6 +423,7 @@ def display(request, pk):
         standing = standings[competition]
         if not standing.rows:
             continue
+        incomplete = " · ".join(labels.incomplete_short(s) for s in standing.incomplete_series)
         # Every row is shown: larger fields are paged through, DISPLAY_ROWS rows a page.
         pages = (len(standing.rows) + DISPLAY_ROWS - 1) // DISPLAY_ROWS
         for start in range(0, len(standing.rows), DISPLAY_ROWS):
@@ -435,6 +440,7 @@ def display(request, pk):
             panels.append(
                 {
                     "title": labels.COMPETITION_LABELS[competition],
+                    "incomplete": incomplete,
                     "page": start // DISPLAY_ROWS + 1,
                     "pages": pages,
                     "rows": rows,

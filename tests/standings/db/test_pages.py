@@ -68,7 +68,7 @@ def test_json_api_shape(client, event, club_a):
     data = client.get(url + "?competition=individual&series=1").json()
     assert set(data) == {
         "event", "competition", "series", "series_counted", "provisional", "chain", "lots_seed",
-        "rows", "ties",
+        "rows", "ties", "incomplete_series",
     }  # fmt: skip
     assert data["ties"]["policy"] == "chain"
     assert data["series"] == 1 and data["competition"] == "individual"
@@ -148,6 +148,56 @@ def test_publishing_a_series_with_open_tables_asks_once_more(client, event, club
     assert client.post(one, {"published": "1"}).status_code == 302
     series1.refresh_from_db()
     assert series1.published
+
+
+def test_a_series_published_with_open_tables_is_marked_not_final_everywhere(
+    client, event, club_a
+):
+    """The public page, the display, the JSON and the director's page say which series
+    still has tables without points, and how many; none of them once every sheet counts."""
+    from scoring.models import Sheet
+
+    series2 = Series.objects.get(event=event, number=2)
+    tables = series2.tables.count()
+    first, second = sorted(series2.tables.values_list("number", flat=True))[1:3]
+    Sheet.objects.filter(table__series=series2, table__number=first).update(status="entered")
+    Sheet.objects.filter(table__series=series2, table__number=second).update(status="draft")
+    boss = director(club_a)
+    client.force_login(boss)
+    publish = reverse("standings:series_publish", args=[series2.pk])
+    assert client.post(publish, {"published": "1", "open_tables": "ok"}).status_code == 302
+    client.logout()
+    de = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    text = client.get(reverse("standings:public", args=[event.pk]), **de).content.decode()
+    assert "Noch nicht endgültig:" in text
+    assert (
+        f"Serie 2: An 2 von {tables} Tischen sind die Spiellisten noch nicht bestätigt; "
+        "wer dort spielt, hat für diese Serie noch keine Punkte." in text
+    )
+    assert "Serie 1:" not in text
+    display = client.get(reverse("standings:display", args=[event.pk]), **de).content.decode()
+    assert f"vorläufig: S2: 2 von {tables} Tischen offen" in display
+    data = client.get(reverse("standings:api", args=[event.pk])).json()
+    assert data["incomplete_series"] == [{"number": 2, "open_tables": 2, "tables": tables}]
+    one = client.get(reverse("standings:api", args=[event.pk]) + "?series=1").json()
+    assert one["incomplete_series"] == []
+    # The director's provisional view counts the entered sheet: one table has none.
+    client.force_login(boss)
+    page = client.get(reverse("standings:event", args=[event.pk]) + "?provisional=1", **de)
+    assert (
+        f"Serie 2: An 1 von {tables} Tischen ist noch keine Spielliste erfasst"
+        in page.content.decode()
+    )
+    # Every sheet confirmed again: no note anywhere.
+    Sheet.objects.filter(table__series=series2).update(status="confirmed")
+    with transaction.atomic():
+        bump_results_version(event.pk)
+    client.logout()
+    text = client.get(reverse("standings:public", args=[event.pk]), **de).content.decode()
+    assert "Noch nicht endgültig" not in text
+    display = client.get(reverse("standings:display", args=[event.pk]), **de).content.decode()
+    assert "vorläufig" not in display
+    assert client.get(reverse("standings:api", args=[event.pk])).json()["incomplete_series"] == []
 
 
 def test_standings_page_needs_login(client, event):
