@@ -150,9 +150,7 @@ def test_publishing_a_series_with_open_tables_asks_once_more(client, event, club
     assert series1.published
 
 
-def test_a_series_published_with_open_tables_is_marked_not_final_everywhere(
-    client, event, club_a
-):
+def test_a_series_published_with_open_tables_is_marked_not_final_everywhere(client, event, club_a):
     """The public page, the display, the JSON and the director's page say which series
     still has tables without points, and how many; none of them once every sheet counts."""
     from scoring.models import Sheet
