@@ -112,3 +112,24 @@ def test_club_page_and_player_results_chart(live_server, browser, size):
     assert page.locator("svg circle.dot").count() == 3
     _shot(page, "player-results", size)
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_series_board_link_to_each_sheet_is_on_screen(live_server, browser, size):
+    """On a phone the board shows table, players, sheet and its link; who entered and who
+    confirmed are for the desktop (the link used to lie off-screen in a sideways scroll)."""
+    club = ClubFactory(name="Herz Dame Kassel", short_name="HDK")
+    ClubRole.objects.create(user=UserFactory(username="leitung"), club=club, role="organiser")
+    event = generated(club, 16, series=1, rounds=1)
+    series = event.series.get(number=1)
+    context, page = _login(browser, live_server, size, "leitung")
+    page.goto(f"{live_server.url}/series/{series.pk}/board/")
+    links = page.locator("#series-board tbody a", has_text="Liste öffnen")
+    assert links.count() == 4
+    for n in range(4):
+        box = links.nth(n).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size][0]
+    entered = page.locator("#series-board th", has_text="Erfasst von")
+    assert entered.is_visible() == (size == "desktop")
+    _shot(page, "series-board", size)
+    context.close()
