@@ -133,3 +133,22 @@ def test_series_board_link_to_each_sheet_is_on_screen(live_server, browser, size
     assert entered.is_visible() == (size == "desktop")
     _shot(page, "series-board", size)
     context.close()
+
+
+def test_score_sheets_preview_on_a_phone_breaks_names_between_words(live_server, browser):
+    """The grid's columns are set for A4; on a 390 px screen the players' names broke
+    letter by letter in their headers. Now they break between words, the grid scrolls."""
+    club = ClubFactory(name="Herz Dame Kassel", short_name="HDK")
+    ClubRole.objects.create(user=UserFactory(username="leitung"), club=club, role="organiser")
+    event = generated(club, 8, series=1, rounds=1)
+    series = event.series.get(number=1)
+    context, page = _login(browser, live_server, "phone", "leitung")
+    page.goto(f"{live_server.url}/exports/series/{series.pk}/score-sheets.html")
+    headers = page.locator("table.score-grid th.player")
+    assert headers.count() == 8
+    size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    for n in range(4):
+        box = headers.nth(n).bounding_box()
+        assert box["width"] >= 4 * size, headers.nth(n).inner_text()
+    _shot(page, "score-sheets-preview", "phone")
+    context.close()
