@@ -90,5 +90,6 @@ class EntryFeeExporter(Exporter):
                 Column("count", _("Participants"), "int", width=12),
             ],
             [{"what": what, "amount": amount, "count": count} for what, amount, count in totals],
+            same_page=True,  # five lines below the list, not a page of their own
         )
         return [ExportTable(_("Entry fee list"), columns, out, footer), summary_table]

@@ -209,9 +209,10 @@ def _cells(piece) -> int:
 
 
 def table_parts(context: dict, workers: int) -> list[dict]:
-    """The context of templates/exports/tables.html as parts, a table each: every table
-    after the first begins on a new page (`next-table`), so the parts join into the pages of
-    the whole print. The first part keeps the document's title. Worth it from half of
+    """The context of templates/exports/tables.html as parts, a table each (with the
+    same-page tables after it): every other table begins on a new page (`next-table`), so
+    the parts join into the pages of the whole print. The first part keeps the document's
+    title. Worth it from half of
     `MIN_PARALLEL_CELLS` (ranking_parts' smallest part): the seating list of 400 players,
     2,800 cells, takes 2 s in one process."""
     tables = context["tables"]
@@ -220,7 +221,13 @@ def table_parts(context: dict, workers: int) -> list[dict]:
     cells = sum(len(table.rows) * len(table.columns) for table in tables)
     if len(tables) < 2 or cells < MIN_PARALLEL_CELLS // 2:
         return []
-    return [{**context, "tables": [table], "hide_head": n > 0} for n, table in enumerate(tables)]
+    groups: list[list] = []
+    for table in tables:  # a same-page table stays with the one before it
+        if table.same_page and groups:
+            groups[-1].append(table)
+        else:
+            groups.append([table])
+    return [{**context, "tables": group, "hide_head": n > 0} for n, group in enumerate(groups)]
 
 
 def ranking_parts(context: dict, workers: int) -> list[dict]:

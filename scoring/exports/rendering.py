@@ -58,6 +58,7 @@ class DisplayTable:
     # title, and the rows counted on from `offset` for the zebra stripes.
     continued: bool = False
     offset: int = 0
+    same_page: bool = False  # ExportTable.same_page
 
     @classmethod
     def of(cls, table: ExportTable) -> DisplayTable:
@@ -77,7 +78,7 @@ class DisplayTable:
             if footer is None
             else [(display(v, c), c.kind) for v, c in zip(footer, table.columns, strict=True)]
         )
-        return cls(str(table.title), table.columns, rows, footer_cells)
+        return cls(str(table.title), table.columns, rows, footer_cells, same_page=table.same_page)
 
 
 def render_document(

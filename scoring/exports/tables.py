@@ -51,6 +51,8 @@ class ExportTable:
     sheet_name: str | None = None
     # A column key: the PDF and print page draw a line where its value changes.
     group_by: str | None = None
+    # A short table that goes on below the one before it (a summary), not on a new page.
+    same_page: bool = False
 
     def values(self, row) -> list[Any]:
         if isinstance(row, Mapping):

@@ -61,3 +61,19 @@ def test_a_short_seating_list_stays_in_one_process(
     assert spy == []  # 12 players: 84 cells, under half of MIN_PARALLEL_CELLS (200 here)
     assert len(reads) == 1  # the seats read once for the choice and the print
     assert parts.MIN_PARALLEL_CELLS == 200
+
+
+def test_a_same_page_table_stays_in_the_part_of_the_table_before_it():
+    from scoring.exports.rendering import DisplayTable
+    from scoring.exports.tables import Column, ExportTable
+
+    columns = [Column("n", "N", "int")]
+    big = [{"n": n} for n in range(parts.MIN_PARALLEL_CELLS)]
+    tables = [
+        DisplayTable.of(ExportTable("A", columns, big)),
+        DisplayTable.of(ExportTable("sum A", columns, [{"n": 1}], same_page=True)),
+        DisplayTable.of(ExportTable("B", columns, big)),
+    ]
+    split = parts.table_parts({"tables": tables}, 2)
+    assert [[t.title for t in part["tables"]] for part in split] == [["A", "sum A"], ["B"]]
+    assert [part["hide_head"] for part in split] == [False, True]

@@ -2,12 +2,14 @@
 history, a fee change after payments), what each participant owes, the cash summary, the
 page with its quick buttons and filter, the print, and who may see and write what."""
 
+import io
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import translation
+from pypdf import PdfReader
 
 from prizes.fees import selectors, services
 from prizes.models import EntryFee, EntryPayment
@@ -261,6 +263,11 @@ def test_the_list_prints_as_pdf_and_xlsx(client, organiser_a, event):
             reverse("exports:export", args=["event", event.pk, "entry-fees", fmt]), **DE
         )
         assert response.status_code == 200 and kind in response["Content-Type"]
+        if fmt == "pdf":
+            # The cash summary goes on below a short list, not on a page of its own.
+            (page,) = PdfReader(io.BytesIO(response.content)).pages
+            text = page.extract_text()
+            assert "Startgeldliste" in text and "Kassenstand" in text and "Noch offen" in text
     html = client.get(
         reverse("exports:export", args=["event", event.pk, "entry-fees", "html"]), **DE
     ).content.decode()
