@@ -212,9 +212,8 @@ def table_parts(context: dict, workers: int) -> list[dict]:
     """The context of templates/exports/tables.html as parts, a table each (with the
     same-page tables after it): every other table begins on a new page (`next-table`), so
     the parts join into the pages of the whole print. The first part keeps the document's
-    title. Worth it from half of
-    `MIN_PARALLEL_CELLS` (ranking_parts' smallest part): the seating list of 400 players,
-    2,800 cells, takes 2 s in one process."""
+    title. Worth it from half of `MIN_PARALLEL_CELLS` (ranking_parts' smallest part): the
+    seating list of 400 players, 2,800 cells, takes 2 s in one process."""
     tables = context["tables"]
     if callable(tables):  # the template's lazy call, made here once for both ways
         tables = context["tables"] = tables()
