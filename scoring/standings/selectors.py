@@ -37,7 +37,7 @@ from scoring.standings.labels import (
     tie_policy_text,
 )
 from scoring.standings.lots import ensure_lots_seed
-from tournaments.models import Event, GroupMember, Participant, Series, Table
+from tournaments.models import Event, GroupMember, Participant, Series
 
 # Who sees what: scoring.visibility (directors are the organisers of the event's club).
 is_director = visibility.is_director
@@ -487,37 +487,3 @@ def filter_by_club(rows: list[StandingRow], club_id: int | None) -> list[Standin
     if not club_id:
         return rows
     return [r for r in rows if club_id in r.club_ids]
-
-
-def playoffs(event: Event) -> list[dict]:
-    """The event's playoff series, each with its table number and sheet status (one query)."""
-    rows = (
-        Table.objects.filter(series__event=event, series__kind=Series.Kind.PLAYOFF)
-        .order_by("series__number", "number")
-        .values(
-            "series_id", "series__number", "series__status", "series__published",
-            "series__playoff_of", "number", "sheet__status",
-        )
-    )  # fmt: skip
-    return [
-        {
-            "id": r["series_id"],
-            "number": r["series__number"],
-            "status": r["series__status"],
-            "published": r["series__published"],
-            "playoff_of": r["series__playoff_of"] or {},
-            "table": r["number"],
-            "sheet_status": r["sheet__status"],
-        }
-        for r in rows
-    ]
-
-
-# --------------------------------------------------------------------------- season ranking
-
-
-def unconfirmed_tables(series) -> list[int]:
-    """The numbers of ``series``' tables without a confirmed sheet (none, draft, entered,
-    disputed): one query."""
-    open_tables = Table.objects.filter(series=series).exclude(sheet__status="confirmed")
-    return list(open_tables.order_by("number").values_list("number", flat=True))

@@ -13,7 +13,7 @@ from clubs.permissions import ORGANISER, require_role
 from common.history import history_user, save_with_history
 from rules.standings import core, metrics
 from scoring.models import Sheet
-from scoring.standings import selectors
+from scoring.standings import selectors, series_tables
 from tournaments import services
 from tournaments.models import Event, Participant, Season, Series
 from tournaments.results import bump_results_version
@@ -109,7 +109,7 @@ def set_series_published(
         series.published = published
         save_with_history(series, actor, update_fields=["published"], clean=False)
         bump_results_version(series.event_id)  # (a write refused elsewhere is refused here)
-        if published and ask_if_open and (numbers := selectors.unconfirmed_tables(series)):
+        if published and ask_if_open and (numbers := series_tables.unconfirmed_tables(series)):
             raise OpenTables(numbers)  # (rolls the publishing back)
     return series
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from scoring.standings import api, views
+from scoring.standings import api, display, views
 
 app_name = "standings"
 urlpatterns = [
@@ -14,7 +14,7 @@ urlpatterns = [
     path("events/<int:pk>/playoffs/new/", views.playoff_create, name="playoff_create"),
     path("series/<int:pk>/publish/", views.series_publish, name="series_publish"),
     path("public/events/<int:pk>/", views.public_standings, name="public"),
-    path("public/events/<int:pk>/display/", views.display, name="display"),
+    path("public/events/<int:pk>/display/", display.display, name="display"),
     path("public/events/<int:pk>/version.json", views.results_version, name="version"),
     path("players/<int:pk>/results/", views.player_results, name="player"),
     path("api/events/<int:pk>/standings", api.api_standings, name="api"),

@@ -1,5 +1,5 @@
-"""Standings pages, the public page, the hall display, the player page and the season
-ranking (the JSON is `api.py`). Thin: ``selectors`` read, ``services`` write."""
+"""Standings pages, the public page, the player page and the season ranking (the hall
+display is `display.py`, the JSON `api.py`). Thin: ``selectors`` read, ``services`` write."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from common.forms import add_validation_errors, parse_int
 from common.safety import safe_next
 from rules.standings import metrics as standings_metrics
 from scoring.standings import categories as standing_categories
-from scoring.standings import labels, selectors, services
+from scoring.standings import labels, selectors, series_tables, services
 from scoring.standings import season as standings_season
 from scoring.standings.charts import results_chart
 from scoring.standings.forms import SeasonSettingsForm, TieBreakForm
@@ -264,7 +264,7 @@ def event_standings(request, pk):
             "organiser": organiser,
             "provisional_requested": provisional,
             # The playoff tables' query only when the event has a playoff series.
-            "playoffs": selectors.playoffs(event)
+            "playoffs": series_tables.playoffs(event)
             if insider and any(s["kind"] == Series.Kind.PLAYOFF for s in standing.series)
             else [],
         }
@@ -407,58 +407,6 @@ def results_version(request, pk):
     """The results version of an event as JSON, polled by the display and the public page:
     a counter, nothing about what changed."""
     return public_version_response(request, pk)
-
-
-DISPLAY_ROWS = 20
-
-
-@require_safe
-@public_view("display", ())
-def display(request, pk):
-    event = public_event(request, pk)
-    panels = []
-    # One read of the results and one ranking per competition (not one aggregate each).
-    standings = selectors.event_standings(event, only_published=True)
-    for competition in labels.COMPETITIONS:
-        standing = standings[competition]
-        if not standing.rows:
-            continue
-        incomplete = " · ".join(labels.incomplete_short(s) for s in standing.incomplete_series)
-        # Every row is shown: larger fields are paged through, DISPLAY_ROWS rows a page.
-        pages = (len(standing.rows) + DISPLAY_ROWS - 1) // DISPLAY_ROWS
-        for start in range(0, len(standing.rows), DISPLAY_ROWS):
-            rows = [
-                {
-                    "rank": row.rank,
-                    "name": row.name,
-                    "club": row.club,
-                    "total": row.total,
-                    "cells": [row.series_totals.get(n, "–") for n in standing.counted_series],
-                }
-                for row in standing.rows[start : start + DISPLAY_ROWS]
-            ]
-            panels.append(
-                {
-                    "title": labels.COMPETITION_LABELS[competition],
-                    "incomplete": incomplete,
-                    "page": start // DISPLAY_ROWS + 1,
-                    "pages": pages,
-                    "rows": rows,
-                    "series": standing.counted_series,
-                }
-            )
-    return render(
-        request,
-        "standings/display.html",
-        {
-            "event": event,
-            "panels": panels,
-            "refresh_seconds": 30,
-            "rotate_seconds": 10,
-            "poll_seconds": 5,
-            "version_url": reverse("standings:version", args=[event.pk]),
-        },
-    )
 
 
 # --------------------------------------------------------------------------- JSON
