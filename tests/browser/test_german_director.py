@@ -150,5 +150,9 @@ def test_score_sheets_preview_on_a_phone_breaks_names_between_words(live_server,
     for n in range(4):
         box = headers.nth(n).bounding_box()
         assert box["width"] >= 4 * size, headers.nth(n).inner_text()
+    # A region that scrolls sideways is reachable by keyboard (axe: scrollable-region-focusable).
+    grid = page.locator("table.score-grid").first
+    assert grid.get_attribute("tabindex") == "0"
+    assert grid.get_attribute("aria-label") == "Spielliste – Tisch 1"
     _shot(page, "score-sheets-preview", "phone")
     context.close()
