@@ -1,6 +1,6 @@
 """The hall display (``/public/events/<pk>/display/``): every competition's published
-standing in panels of `DISPLAY_ROWS` rows for a projector, rotated by
-``static/js/display.js``, reloaded when the results version changes."""
+standing in panels of `DISPLAY_ROWS` rows for a projector; the page's script rotates them
+and reloads when the results version changes."""
 
 from __future__ import annotations
 
