@@ -94,8 +94,7 @@ def tie_policy_label(policy: str) -> str:
 
 def incomplete_text(series: dict, *, provisional: bool) -> str:
     """One series of `EventStanding.incomplete_series` as a sentence for the pages."""
-    params = {"number": series["number"], "open": series["open_tables"]}
-    params["tables"] = series.get("tables") or series["open_tables"]
+    params = {"number": series["number"], "open": series["open_tables"], "tables": series["tables"]}
     if provisional:
         return (
             _(
@@ -121,5 +120,5 @@ def incomplete_short(series: dict) -> str:
     return _("S%(number)s: %(open)s of %(tables)s tables open") % {
         "number": series["number"],
         "open": series["open_tables"],
-        "tables": series.get("tables") or series["open_tables"],
+        "tables": series["tables"],
     }

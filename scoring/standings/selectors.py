@@ -109,13 +109,13 @@ class EventStanding:
             {
                 "number": s["number"],
                 "open_tables": s["open_tables"],
-                "tables": s.get("tables_count"),
+                "tables": s["tables_count"],
             }
             for s in self.series
             if s["number"] in counted
             and s["kind"] == Series.Kind.REGULAR
             and s["status"] in (Series.Status.IN_PLAY, Series.Status.COMPLETE)
-            and s.get("open_tables")
+            and s["open_tables"]
         ]
 
 

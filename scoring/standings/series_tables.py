@@ -3,6 +3,7 @@ the playoffs with their table and sheet, and the tables whose sheet is not confi
 
 from __future__ import annotations
 
+from scoring.standings.aggregate import counted_statuses
 from tournaments.models import Event, Series, Table
 
 
@@ -33,5 +34,7 @@ def playoffs(event: Event) -> list[dict]:
 def unconfirmed_tables(series) -> list[int]:
     """The numbers of ``series``' tables without a confirmed sheet (none, draft, entered,
     disputed): one query."""
-    open_tables = Table.objects.filter(series=series).exclude(sheet__status="confirmed")
+    # The standings' own definition of a sheet that counts (as in `_visible_series`).
+    counting = counted_statuses(include_entered=False)
+    open_tables = Table.objects.filter(series=series).exclude(sheet__status__in=counting)
     return list(open_tables.order_by("number").values_list("number", flat=True))
