@@ -279,3 +279,29 @@ def test_a_style_sheet_parsed_before_any_layout_writes_no_step_lines_to_the_cons
 
     assert options["stylesheets"] and "print.css" not in html
     assert not [r for r in caplog.records if r.name.startswith("weasyprint.progress")]
+
+
+def test_print_css_parses_in_weasyprint_without_a_warning():
+    """WeasyPrint reads media types only: a rule `@media screen and (max-width: …)` was
+    dropped with a warning at every print (in the hall's console too). The screen's
+    phone rules nest a width query inside `@media screen` instead."""
+    import logging
+
+    from django.contrib.staticfiles import finders
+    from weasyprint import CSS
+
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record)
+
+    logger = logging.getLogger("weasyprint")
+    handler = Keep(logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        CSS(filename=finders.find("css/print.css"))
+    finally:
+        logger.removeHandler(handler)
+
+    assert [r.getMessage() for r in records] == []
