@@ -21,7 +21,7 @@ from federation.rankings.models import (
     SnapshotLine,
 )
 from federation.rankings.snapshot_rows import shared_results, unpack
-from federation.rankings.snapshots import LazyLines
+from federation.rankings.snapshots import LazyLines, results_fields
 from rules.ranking import RankingSettings, describe
 
 
@@ -80,17 +80,8 @@ def ranking_page(user, ranking: Ranking, sort: str = "rank", number=None) -> Ran
     page_lines = []
     for line in shown:
         results = unpack(found.get(line["player"], []), snapshot.events)
-        page_lines.append(
-            line
-            | {
-                "results": results,
-                "counted_points": [r["points"] for r in results if r["counted"]],
-                "dropped_points": [
-                    r["points"] for r in results if r["reason"] and not r["counted"]
-                ],
-                "reason_text": _(line["reason"]) if line["reason"] else "",
-            }
-        )
+        # Numbers in the reader's language, as the members' list and the prints show them.
+        page_lines.append(line | {"results": results} | results_fields(results))
     return RankingPage(
         ranking=ranking,
         snapshot=snapshot,

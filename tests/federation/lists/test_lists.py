@@ -44,6 +44,23 @@ def test_national_list_from_the_rules(world, superuser):
     assert page.unlisted[0]["reason_text"] == "weniger Veranstaltungen als das Minimum"
 
 
+def test_the_officers_ranking_page_shows_the_numbers_as_the_list_does(
+    client, world, national_officer
+):
+    """The ranking's own page showed "11.00" and "5.00 · 6.00 (4.00)" in German while the
+    members' list beside it showed "11,00" and "5,00 · 6,00 · (4,00)"."""
+    client.force_login(national_officer)
+    ranking = world["ranking"]
+    text = client.get(reverse("federation:ranking_detail", args=[ranking.pk]), **DE)
+    text = text.content.decode()
+    assert "11,00" in text and "5,00 · 6,00 · (4,00)" in text
+    assert "11.00" not in text and "6.00" not in text
+    english = client.get(
+        reverse("federation:ranking_detail", args=[ranking.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "5.00 · 6.00 · (4.00)" in english
+
+
 def test_regional_lists_are_ranked_again(world, superuser, region_a, region_b):
     a = ranking_list(superuser, world["ranking"], region_a.pk)
     assert rows(a) == [("Anna Albrecht", 1, "11.00"), ("Arno Adler", 2, "8.00"),
