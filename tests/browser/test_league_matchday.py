@@ -7,8 +7,8 @@ import pytest
 
 from leagues.demo.play import play_match_day
 from leagues.matchdays import services as matchday_services
-from tests.browser.test_german_director import _login, _shot
-from tests.leagues.conftest import day, league  # noqa: F401  (the fixtures)
+from tests.browser.test_german_director import SIZES, _login, _shot
+from tests.leagues.conftest import day, league, name_all  # noqa: F401  (the fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,3 +56,59 @@ def test_captain_and_director_run_a_match_day_in_german(live_server, browser, le
     assert "Club 0 I" in first and "Tabellenpunkte" in table.inner_text()  # the day's winner
     _shot(desk, "league-table", "desktop")
     officer.close()
+
+
+SHOWN = (
+    "t => [...t.querySelectorAll('thead th')].filter(th => getComputedStyle(th).display !== 'none')"
+    ".map(th => th.textContent.trim())"
+)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_league_tables_fit_a_phone_with_the_rest_on_a_tap(live_server, browser, league, day, size):  # noqa: F811
+    """On a phone the league table, its players and a match day's result showed their first
+    columns and pushed the points off to the right; now a row shows place, team and the
+    points, and a tap opens the other columns under their headings."""
+    name_all(league, day)
+    play_match_day(day, lambda n, pid: pid * n % 97)
+    result = matchday_services.submit_result(league.officer, day)
+    matchday_services.decide_result(league.officer, result, approve=True)
+    width, height = SIZES[size]
+    context = browser.new_context(locale="de-DE", viewport={"width": width, "height": height})
+    page = context.new_page()
+    phone = size == "phone"
+
+    page.goto(f"{live_server.url}/public/ligen/staffeln/{league.top.pk}/")
+    table = page.locator("table[data-league-table]")
+    everything = ["Platz", "Mannschaft", "Verein", "Spieltage", "Tabellenpunkte",
+                  "Mannschaftsergebnisse", "Bester Spieltag", "Warum davor"]  # fmt: skip
+    assert table.evaluate(SHOWN) == (
+        ["Platz", "Mannschaft", "Tabellenpunkte"] if phone else everything
+    )
+    assert table.evaluate("t => t.scrollWidth") <= width
+    players = page.locator("table[data-league-players]")
+    assert players.evaluate(SHOWN) == (
+        ["Platz", "Name", "Schnitt je Serie"]
+        if phone
+        else ["Platz", "Name", "Mannschaft", "Serie", "Schnitt je Serie"]
+    )
+    if phone:
+        table.locator("tbody tr").first.click()
+        detail = table.locator("tr.row-detail").inner_text()
+        assert "Verein" in detail and "Mannschaftsergebnisse" in detail, detail
+        assert "Spieltage\n1\n" in detail  # one approved day, under its heading
+    _shot(page, "league-division", size)
+
+    page.goto(f"{live_server.url}/public/ligen/spieltage/{day.pk}/")
+    day_table = page.locator("table[data-day-result]")
+    assert day_table.evaluate(SHOWN) == (
+        ["Platz", "Mannschaft", "Mannschaftsergebnis"]
+        if phone
+        else ["Platz", "Mannschaft", "Mannschaftsergebnis", "Gewonnene Serien", "Tabellenpunkte"]
+    )
+    assert day_table.evaluate("t => t.scrollWidth") <= width
+    if phone:
+        day_table.locator("tbody tr").first.click()
+        assert "Tabellenpunkte" in day_table.locator("tr.row-detail").inner_text()
+    _shot(page, "league-day", size)
+    context.close()
