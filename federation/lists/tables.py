@@ -12,6 +12,9 @@ from django_tables2.utils import OrderBy
 from clubs.models import fold_german
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+# On a phone rank, name and points; these columns open on a tap (static/js/standings.js).
+DETAIL = {"td": {"class": "detail"}, "th": {"class": "detail"}}
+NUM_DETAIL = {"td": {"class": "num detail"}, "th": {"class": "num detail"}}
 
 
 # A column's sort accessor -> SnapshotLine's column in the same order (the list's own
@@ -46,14 +49,14 @@ class LazyLinesData(TableListData):
 class RankingLinesTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), attrs=NUM)
     name = tables.Column(verbose_name=_("Name"), order_by=("sort_name",))
-    club = tables.Column(verbose_name=_("Club"), order_by=("sort_club",))
-    events_counted = tables.Column(verbose_name=_("Events counted"), attrs=NUM)
+    club = tables.Column(verbose_name=_("Club"), order_by=("sort_club",), attrs=DETAIL)
+    events_counted = tables.Column(verbose_name=_("Events counted"), attrs=NUM_DETAIL)
     points = tables.Column(verbose_name=_("Points"), attrs=NUM)
-    results_text = tables.Column(verbose_name=_("Results"), orderable=False)
-    national_rank = tables.Column(verbose_name=_("National rank"), attrs=NUM)
+    results_text = tables.Column(verbose_name=_("Results"), orderable=False, attrs=DETAIL)
+    national_rank = tables.Column(verbose_name=_("National rank"), attrs=NUM_DETAIL)
 
     class Meta:
-        attrs = {"class": "data-table", "data-ranking-list": ""}
+        attrs = {"class": "data-table phone-rows", "data-ranking-list": ""}
         # The cells written out there (the render_ methods below say the same for others).
         template_name = "federation/lists/_ranking_lines_table.html"
         empty_text = _("Nobody is listed yet.")

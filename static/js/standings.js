@@ -98,6 +98,16 @@
     }
   }
 
+  function shownCell(row) {
+    // The button goes into the first cell a phone shows (a card's date is a detail).
+    for (var i = 0; i < row.cells.length; i += 1) {
+      if (!row.cells[i].classList.contains("detail")) {
+        return row.cells[i];
+      }
+    }
+    return row.cells[0];
+  }
+
   function prepare() {
     // On a phone each row with hidden cells gets a button (keyboard and screen readers;
     // a tap anywhere on the row does the same); on a wide screen the buttons go.
@@ -112,7 +122,7 @@
         button.className = "row-toggle";
         button.setAttribute("aria-expanded", "false");
         button.setAttribute("aria-label", text);
-        row.cells[0].prepend(button);
+        shownCell(row).prepend(button);
       } else if (!small && button) {
         button.remove();
       }

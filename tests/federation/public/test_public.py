@@ -67,7 +67,7 @@ def test_a_hidden_player_keeps_the_rank_without_name_or_card(client, fed):
     body = text(client.get(ranking_url(fed)))
     assert "Clara" not in body and "Claussen" not in body and "nicht öffentlich" in body
     row = body.split("nicht öffentlich")[0].rsplit("<tr", 1)[1]
-    assert "<td>2</td>" in row  # the rank is kept, shared with Bernd
+    assert '<td class="num">2</td>' in row  # the rank is kept, shared with Bernd
     card = reverse("federation_public:card", args=[fed["ranking"].pk, fed["clara"].pk])
     assert client.get(card).status_code == 404
     assert card not in body
@@ -84,7 +84,8 @@ def test_a_regional_list_shows_its_region_with_regional_ranks(client, fed, regio
     assert "Bernd Becker" in body and "Anna Albrecht" not in body
     assert "Platz im Landesverband" in body
     row = body.split("Bernd Becker")[0].rsplit("<tr", 1)[1]
-    assert row.count("<td>1</td>") == 1 and "<td>2</td>" in row  # region 1, national 2
+    assert row.count('<td class="num">1</td>') == 1  # region 1, national 2 (a tap away on a phone)
+    assert '<td class="num detail">2</td>' in row
     body_a = text(client.get(ranking_url(fed, region=region_a.pk)))
     assert "Anna Albrecht" in body_a and "Bernd Becker" not in body_a
 
@@ -111,7 +112,7 @@ def test_the_card_shows_results_with_dropped_ones_in_brackets(client, fed):
     url = reverse("federation_public:card", args=[fed["ranking"].pk, fed["anna"].pk])
     body = text(client.get(url))
     assert "Anna Albrecht" in body and "Frühjahrsturnier Kassel" in body
-    assert "(1,5)" in body and "<td>29</td>" in body
+    assert "(1,5)" in body and '<td class="num">29</td>' in body
     assert fed["past"].start_date.strftime("%d.%m.%Y") in body
     assert_private_data_absent(body)
     missing = reverse("federation_public:card", args=[fed["ranking"].pk, 99999])
