@@ -110,6 +110,19 @@ def test_club_page_and_player_results_chart(live_server, browser, size):
     box = page.locator("svg polyline").bounding_box()
     assert box and box["width"] > 100
     assert page.locator("svg circle.dot").count() == 3
+    # Each series' points within the screen; on a phone date and ranks open on a tap.
+    table = page.locator("table[data-player-results]")
+    shown = table.evaluate(
+        "t => [...t.querySelectorAll('thead th')]"
+        ".filter(th => getComputedStyle(th).display !== 'none').map(th => th.textContent.trim())"
+    )
+    if size == "phone":
+        assert shown == ["Veranstaltung", "Serie", "Punkte"]
+        table.locator("tbody tr").first.locator("button.row-toggle").click()
+        assert "Platz nach der Serie" in table.locator("tr.row-detail").inner_text()
+    else:
+        assert len(shown) == 7
+    assert table.evaluate("t => t.getBoundingClientRect().right") <= SIZES[size][0]
     _shot(page, "player-results", size)
     context.close()
 
