@@ -1,8 +1,9 @@
 /* Standings on a phone and for a player looking for themselves.
  * - "Find my line": rows whose name, club or player number contains what was typed stay, the others are
  *   hidden; the text is remembered on the device (localStorage) for the next visit.
- * - On a narrow screen a row shows rank, name and total; a tap opens the hidden cells
- *   (class "detail") in a row below it, labelled with their column headers.
+ * - On a narrow screen a row of a "phone-rows" table shows rank, name and total (the
+ *   standings; league tables, ranking lists and player cards the same way); a tap opens the
+ *   hidden cells (class "detail") in a row below it, labelled with their column headers.
  * Both survive the live swap of the public page (live.js sends "live:swapped"). */
 (function () {
   "use strict";
