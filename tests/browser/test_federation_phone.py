@@ -6,7 +6,7 @@ test-artifacts/."""
 import pytest
 from django.urls import reverse
 
-from tests.browser.test_german_director import SIZES, _shot
+from tests.browser.test_german_director import SHOWN, SIZES, _login, _shot
 from tests.federation.conftest import (  # noqa: F401  (the fixtures)
     affiliation_a,
     affiliation_b,
@@ -18,11 +18,6 @@ from tests.federation.conftest import (  # noqa: F401  (the fixtures)
 from tests.federation.list_helpers import computed_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOWN = (
-    "t => [...t.querySelectorAll('thead th')].filter(th => getComputedStyle(th).display !== 'none')"
-    ".map(th => th.textContent.trim())"
-)
 
 
 def _tap_shows(page, table, *labels):
@@ -43,16 +38,9 @@ def test_ranking_lists_and_cards_fit_a_phone(live_server, browser, size, club_a,
     ranking.public = True
     ranking.save(update_fields=["public"])
     holder(association, "officer", "bundeswart")
-    width, height = SIZES[size]
+    width = SIZES[size][0]
     phone = size == "phone"
-    context = browser.new_context(locale="de-DE", viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "bundeswart")
-    page.fill("input[name=password]", "pw-for-tests")
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    context, page = _login(browser, live_server, size, "bundeswart")
 
     pages = [
         ("federation:ranking_lines", [ranking.pk], "table[data-ranking-list]",

@@ -14,6 +14,11 @@ from tournaments.models import Event, Participant
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SIZES = {"desktop": (1920, 1080), "phone": (390, 844)}
+# A table's column headings the screen shows (a phone hides the "detail" ones).
+SHOWN = (
+    "t => [...t.querySelectorAll('thead th')].filter(th => getComputedStyle(th).display !== 'none')"
+    ".map(th => th.textContent.trim())"
+)
 
 
 def _login(browser, live_server, size, username):
@@ -112,10 +117,7 @@ def test_club_page_and_player_results_chart(live_server, browser, size):
     assert page.locator("svg circle.dot").count() == 3
     # Each series' points within the screen; on a phone date and ranks open on a tap.
     table = page.locator("table[data-player-results]")
-    shown = table.evaluate(
-        "t => [...t.querySelectorAll('thead th')]"
-        ".filter(th => getComputedStyle(th).display !== 'none').map(th => th.textContent.trim())"
-    )
+    shown = table.evaluate(SHOWN)
     if size == "phone":
         assert shown == ["Veranstaltung", "Serie", "Punkte"]
         table.locator("tbody tr").first.locator("button.row-toggle").click()

@@ -7,7 +7,7 @@ import pytest
 
 from leagues.demo.play import play_match_day
 from leagues.matchdays import services as matchday_services
-from tests.browser.test_german_director import SIZES, _login, _shot
+from tests.browser.test_german_director import SHOWN, SIZES, _login, _shot
 from tests.leagues.conftest import day, league, name_all  # noqa: F401  (the fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,12 +56,6 @@ def test_captain_and_director_run_a_match_day_in_german(live_server, browser, le
     assert "Club 0 I" in first and "Tabellenpunkte" in table.inner_text()  # the day's winner
     _shot(desk, "league-table", "desktop")
     officer.close()
-
-
-SHOWN = (
-    "t => [...t.querySelectorAll('thead th')].filter(th => getComputedStyle(th).display !== 'none')"
-    ".map(th => th.textContent.trim())"
-)
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
