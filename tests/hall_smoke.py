@@ -152,9 +152,10 @@ def refused_start(smoke: Smoke, folder: Path, port: int, expected: str, what: st
 
 # Changed by the running hall, not by a second start: SQLite's files (a connection's open and
 # close, a checkpoint; the database's content is compared instead), the hall's log (its
-# children may still be starting), the backup loop's heartbeat and its backups.
+# children may still be starting), the backup loop's heartbeat (written through a temporary
+# ".backup-state.json.tmp", which a snapshot can catch mid-write) and its backups.
 OWN_WRITES = re.compile(
-    r"\.sqlite3(-wal|-shm)?$|^hall\.log(\.\d+)?$|^backup-state\.json$|^backups/"
+    r"\.sqlite3(-wal|-shm)?$|^hall\.log(\.\d+)?$|^\.?backup-state\.json(\.tmp)?$|^backups/"
 )
 
 
