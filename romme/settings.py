@@ -191,6 +191,9 @@ TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 AXES_CLIENT_IP_CALLABLE = "romme.throttling.client_ip"
 
 ROOT_URLCONF = "romme.urls"
+# A form from a page opened before a new login, or sent without the CSRF cookie: the app's own
+# German page (and JSON for a phone's queued hand) instead of Django's technical one.
+CSRF_FAILURE_VIEW = "romme.views.csrf_failure"
 
 TEMPLATES = [
     {

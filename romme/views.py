@@ -1,8 +1,12 @@
 from pathlib import Path
 
 from django.conf import settings
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs.permissions import clubs_with_role
@@ -37,6 +41,30 @@ def favicon(request):
     """Browsers ask for /favicon.ico on pages without a <link rel=icon> (PDF viewers, feeds)."""
     # Not permanent: with hashed static names the target changes with each release.
     return redirect(static("favicon.svg"))
+
+
+def csrf_failure(request, reason=""):
+    """CSRF_FAILURE_VIEW. Nearly always harmless: the form's page was opened before the user
+    logged in again (in another tab), or the browser dropped its cookie. static/js/app.js sends
+    the cookie's current token with every form, so what still comes here had no cookie or no
+    script. Nothing was saved, and the page says how to send it again; a phone's queued hand
+    gets JSON and stays queued on the phone (static/js/table.js)."""
+
+    def said(language: str) -> str:
+        with translation.override(language):
+            return _(
+                "This page was no longer valid, so nothing was saved. Reload the page: "
+                "the hands stay on this device and are sent then."
+            )
+
+    if "application/json" in request.headers.get("Accept", ""):
+        body = {"stale_page": True, "message": said("de"), "message_en": said("en")}
+        return JsonResponse(body, status=403)
+    referer = request.headers.get("Referer", "")
+    safe = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return render(request, "403_csrf.html", {"again": referer if safe else ""}, status=403)
 
 
 def doctor(request):

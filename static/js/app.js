@@ -43,3 +43,21 @@
   mark();
   window.addEventListener("resize", mark);
 })();
+
+/* Every form sends the CSRF token of the browser's cookie as it is now. A new login (in another
+ * tab, say) replaces the cookie's token, and a page opened before it would otherwise be refused
+ * with what was typed (romme.views.csrf_failure). Django's default cookie name, readable by
+ * scripts (romme/settings.py changes neither); static/js/table.js asks the same for its queue. */
+(function () {
+  "use strict";
+  window.rommeCsrfToken = function (fallback) {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : fallback;
+  };
+  // Capture: before any form's own handler reads its fields (table.js, exports.js).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var input = form.querySelector && form.querySelector("input[name=csrfmiddlewaretoken]");
+    if (input) input.value = window.rommeCsrfToken(input.value);
+  }, true);
+})();

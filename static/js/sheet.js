@@ -325,6 +325,7 @@
     var mine = ++sequence;
     var data = new FormData(form);
     data.delete("action");
+    data.set("csrfmiddlewaretoken", window.rommeCsrfToken(data.get("csrfmiddlewaretoken")));
     form.classList.add("checking");
     fetch(checkUrl, {
       method: "POST",

@@ -20,6 +20,7 @@
   var savedSome = false;
   var paused = false;
   var fault = "";  // the server's words for a 503 (disk full, read-only), shown while it lasts
+  var stale = false;  // the page has no valid CSRF cookie: the queue waits for a reload
 
   function newId() {
     if (window.crypto && window.crypto.getRandomValues) {
@@ -101,6 +102,8 @@
     var queue = load();
     if (!queue.length) { finish(); return; }
     var item = queue[0];
+    // The cookie's token now: a hand queued before a new login is sent with the new one.
+    item.fields.csrfmiddlewaretoken = window.rommeCsrfToken(item.fields.csrfmiddlewaretoken);
     var body = new URLSearchParams(item.fields);
     fetch(item.url, {
       method: "POST",
@@ -109,6 +112,15 @@
       headers: { "Accept": "application/json", "X-CSRFToken": item.fields.csrfmiddlewaretoken }
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
+        if (response.status === 403 && data.stale_page) {
+          // No CSRF cookie (the browser dropped it): the hands stay queued, the status line
+          // asks for a reload, which brings a cookie and sends them.
+          stale = true;
+          fault = faultText(data);
+          sending = false;
+          showQueue(load());
+          return;
+        }
         var rest = load().filter(function (q) { return q.fields.client_id !== item.fields.client_id; });
         fault = response.status >= 500 ? faultText(data) : "";
         if (response.ok) {
@@ -169,7 +181,7 @@
   }
 
   function flush() {
-    if (sending || paused || !load().length) return;
+    if (sending || paused || stale || !load().length) return;
     sending = true;
     sendNext();
   }

@@ -1,0 +1,62 @@
+"""A page opened before a new login still saves (static/js/app.js sends the cookie's token
+as it is now), and a phone whose browser dropped its CSRF cookie keeps its hand queued, says
+so in German and sends it after a reload (static/js/table.js, romme.views.csrf_failure)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Hand
+from tests.browser.test_german_director import _login
+from tests.browser.test_table_phone import _enter, _phone, _sit_down, tables  # noqa: F401
+from tests.factories import ClubFactory, user_with_role
+from tests.sheets.conftest import random_grid
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_form_opened_before_a_new_login_in_another_tab_still_saves(live_server, browser):
+    club = ClubFactory(name="Herz Dame Kassel", town="Kassel")
+    user_with_role(club, "organiser", username="leitung")
+    context, page = _login(browser, live_server, "desktop", "leitung")
+    page.goto(f"{live_server.url}/clubs/{club.pk}/edit/")
+    page.fill("input[name=town]", "Kassel-Wilhelmshöhe")
+    # Meanwhile the same browser logs in again in another tab: Django gives it a new token.
+    other = context.new_page()
+    other.goto(f"{live_server.url}/login/")
+    other.fill("input[name=username]", "leitung")
+    other.fill("input[name=password]", "pw-for-tests")
+    other.locator("form:has(input[name=username]) button[type=submit]").click()
+    other.wait_for_load_state()
+    page.locator("form:has(input[name=town]) button[type=submit]").click()
+    page.wait_for_load_state()
+    assert "Die Seite war nicht mehr gültig" not in page.content(), page.content()[:3000]
+    club.refresh_from_db()
+    assert club.town == "Kassel-Wilhelmshöhe", page.inner_text("main")
+    context.close()
+
+
+def test_a_phone_without_its_cookie_keeps_the_hand_and_sends_it_after_a_reload(
+    live_server,
+    browser,
+    tables,  # noqa: F811
+):
+    _series, links = tables
+    link = links[1]
+    context, phone = _phone(browser)
+    _sit_down(phone, f"{live_server.url}/t/{link.token}/", link.seat_codes[0].lower())
+    context.clear_cookies(name="csrftoken")
+    hand = random_grid(hands=1, seed=5, no_winner_rate=0, hand_romme_rate=0)["hands"][0]
+    _enter(phone, hand)
+    status = phone.locator("#net-status")
+    expect(status).to_contain_text("Diese Seite war nicht mehr gültig")
+    assert "Die Hände bleiben auf diesem Gerät" in status.inner_text()
+    assert not Hand.objects.filter(sheet__table=link.table).exists()
+    queued = phone.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('romme-table-queue:'))"
+        ".map(k => JSON.parse(localStorage.getItem(k)).length)"
+    )
+    assert queued == [1]
+    phone.reload()  # the page brings a new cookie; the queue goes out with its token
+    phone.wait_for_selector("tr[data-hand='1']")
+    assert Hand.objects.filter(sheet__table=link.table).count() == 1
+    context.close()
