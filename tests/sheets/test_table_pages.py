@@ -185,3 +185,57 @@ def test_the_director_sees_both_versions_and_settles_the_hand(client, tables, or
     )
     assert response.status_code == 302
     assert Sheet.objects.get(table=made[0]).status == Sheet.Status.DRAFT
+
+
+def _disputed(tables, seed):
+    """Hand 1 entered by seat 1 and disputed by seat 2 with two more hand points."""
+    from scoring.sheets.table import entry as table_entry
+
+    _series, _made, links = tables
+    grid = random_grid(hands=4, seed=seed, no_winner_rate=0, hand_romme_rate=0)
+    hand = {k: grid["hands"][0][k] for k in ("dealer", "winner", "hand_romme", "seats")}
+    table_entry.enter_hand(links[1], 0, f"dispute-{seed}", hand)
+    theirs = dict(hand, seats=[dict(s, cards=None) for s in hand["seats"]])
+    loser = next(i for i in range(4) if i != hand["winner"])
+    theirs["seats"][loser]["hand_points"] += 2
+    return hand, theirs, loser
+
+
+def test_a_dispute_the_rules_refuse_is_told_to_the_seat_and_stores_nothing(tables):
+    _series, made, links = tables
+    hand, _theirs, loser = _disputed(tables, 41)
+    seat_2 = _seated(links[1], 1)
+    data = _post_hand(hand, "dispute-bad", number="1")
+    data[f"points-{loser + 1}"] = "0"  # a loser with no hand points: two players went out
+    answer = seat_2.post(_url(links[1], "table_dispute"), data, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 400
+    text = " ".join(answer.json()["errors"])
+    assert "Tisch 1" in text and "Spiel 1" in text and "Platz" in text
+    sheet = Sheet.objects.get(table=made[0])
+    assert sheet.status == Sheet.Status.DRAFT
+    assert not sheet.versions.filter(kind="blind").exists()
+    assert TableHand.objects.get(table=made[0], number=1).status == TableHand.Status.ENTERED
+
+
+def test_settling_a_version_the_rules_refuse_names_the_problem(client, tables, organiser_a):
+    """A dispute stored before the rules checked disputes (or under other rules): the
+    director's choice of it is refused in German, and the hand stays disputed."""
+    from scoring.sheets.policy import latest_blind
+    from scoring.sheets.table import entry as table_entry
+
+    series, made, links = tables
+    _hand, theirs, loser = _disputed(tables, 43)
+    table_entry.dispute_hand(links[1], 1, 1, theirs)
+    sheet = Sheet.objects.get(table=made[0])
+    blind = latest_blind(sheet)
+    blind.grid["hands"][0]["seats"][loser]["hand_points"] = 0
+    blind.save(update_fields=["grid"])
+    client.force_login(organiser_a)
+    url = reverse("scoring:table_hand_settle", args=[series.pk, 1, 1])
+    response = client.post(url, {"take": "blind"}, follow=True, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Tisch 1" in text and "Spiel 1" in text
+    sheet.refresh_from_db()
+    assert sheet.status == Sheet.Status.DISPUTED
+    assert TableHand.objects.get(table=made[0], number=1).status == TableHand.Status.DISPUTED

@@ -260,9 +260,12 @@ def dispute_hand(link: TableLink, seat: int, number: int, hand: dict) -> SheetVe
     theirs["hands"][number - 1] = dict(hand, dealer=grid["hands"][number - 1]["dealer"])
     theirs = services.read_grid(theirs, table, participants)
     ruleset = table.series.event.ruleset
-    check = services.check_table_grid(table, participants, theirs)
-    if check.malformed:
-        raise services.SheetInvalid(check.malformed, check)
+    # A version the rules refuse cannot be what was played: the seat is told now, not the
+    # director when he settles it.
+    full = len(theirs["hands"]) == table.series.planned_rounds * len(participants)
+    check = services.check_table_grid(table, participants, theirs, partial=not full)
+    if check.malformed or check.problems:
+        raise services.SheetInvalid(check.malformed or check.problems, check)
     if not sheets_grid.diff_grids(grid, check.grid, ruleset=ruleset):
         raise ValidationError(
             _("Your version of hand %(hand)d is the same as the stored one: confirm it instead.")

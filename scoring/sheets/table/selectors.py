@@ -61,15 +61,20 @@ class PhoneTable:
         return self.sheet.status if self.sheet else None
 
 
+def seat_names(table: Table) -> list[str]:
+    """The names of ``table``'s seats in seat order, as its messages name them."""
+    seats = list(Seat.objects.filter(table=table).select_related("participant__player"))
+    seats.sort(key=lambda s: s.position)
+    return [seat_name(s.participant) for s in seats]
+
+
 def phone_table(link: TableLink) -> PhoneTable:
     """The table of ``link`` as its phones show it: seats, hands with points and running
     totals (the stored, derived points), and each hand's confirmation state."""
     table = link.table
-    seats = list(Seat.objects.filter(table=table).select_related("participant__player"))
-    seats.sort(key=lambda s: s.position)
     sheet = Sheet.objects.filter(table=table).first()
-    view = PhoneTable(link, table, table.series, sheet, [seat_name(s.participant) for s in seats])
-    view.totals = [0] * len(seats)
+    view = PhoneTable(link, table, table.series, sheet, seat_names(table))
+    view.totals = [0] * len(view.seat_names)
     if sheet is None:
         return view
     rows = {

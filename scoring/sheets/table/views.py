@@ -183,10 +183,10 @@ def _answer(request, token, *, ok_message=None, errors=None, link=None, values=N
     return redirect("scoring:table_phone", token=token)
 
 
-def _problem_texts(view_table, link, problems) -> list[str]:
-    names = table_selectors.phone_table(link).seat_names
+def _problem_texts(table, problems) -> list[str]:
+    names = table_selectors.seat_names(table)
     return [
-        d["message"] for d in problem_dicts(problems, table_number=view_table, seat_names=names)
+        d["message"] for d in problem_dicts(problems, table_number=table.number, seat_names=names)
     ]
 
 
@@ -214,7 +214,7 @@ def table_hand(request, token):
     hand, problems = hand_from_post(request.POST, table_size=size, number=shown_number)
     values = request.POST.dict()
     if problems:
-        errors = _problem_texts(link.table.number, link, problems)
+        errors = _problem_texts(link.table, problems)
         return _answer(request, token, link=link, errors=errors, values=values)
     try:
         saved = table_entry.enter_hand(
@@ -228,7 +228,7 @@ def table_hand(request, token):
     except LinkClosed as closed:
         return _closed(request, closed.reason)
     except SheetInvalid as invalid:
-        errors = _problem_texts(link.table.number, link, invalid.problems)
+        errors = _problem_texts(link.table, invalid.problems)
         return _answer(request, token, link=link, errors=errors, values=values)
     except ValidationError as error:
         return _answer(request, token, link=link, errors=error.messages, values=values)
@@ -280,7 +280,7 @@ def table_dispute(request, token):
         return _answer(request, token, link=link, errors=[_("First enter your seat code.")])
     hand, problems = hand_from_post(request.POST, table_size=len(link.seat_codes), number=number)
     if problems:
-        errors = _problem_texts(link.table.number, link, problems)
+        errors = _problem_texts(link.table, problems)
         return _answer(request, token, link=link, errors=errors)
     try:
         table_entry.dispute_hand(link, seat, number, hand)
@@ -291,7 +291,7 @@ def table_dispute(request, token):
             request,
             token,
             link=link,
-            errors=_problem_texts(link.table.number, link, invalid.problems),
+            errors=_problem_texts(link.table, invalid.problems),
         )
     except ValidationError as error:
         return _answer(request, token, link=link, errors=error.messages)
@@ -393,7 +393,7 @@ def table_hand_settle(request, pk, number, hand):
     try:
         table_entry.settle_hand(request.user, table, hand, request.POST.get("take", ""))
     except SheetInvalid as invalid:
-        for text in _problem_texts(table.number, None, invalid.problems, table=table):
+        for text in _problem_texts(table, invalid.problems):
             messages.error(request, text)
     except ValidationError as error:
         for text in error.messages:
