@@ -239,3 +239,39 @@ def test_settling_a_version_the_rules_refuse_names_the_problem(client, tables, o
     sheet.refresh_from_db()
     assert sheet.status == Sheet.Status.DISPUTED
     assert TableHand.objects.get(table=made[0], number=1).status == TableHand.Status.DISPUTED
+
+
+def test_an_empty_hand_is_refused_in_german_and_the_next_hand_goes_in(tables):
+    """Before, a hand sent with nothing typed gave a 500, which the phone's queue took for a
+    lost network and sent again every few seconds, with every later hand waiting behind it."""
+    _series, made, links = tables
+    client = _seated(links[1], 0)
+    first = random_grid(hands=2, seed=3, no_winner_rate=0)["hands"]
+    assert (
+        client.post(_url(links[1], "table_hand"), _post_hand(first[0], "empty-1111")).status_code
+        == 302
+    )
+    for data in ({}, {"winner": ""}, {"winner": "", "points-2": " "}):
+        fields = {"client_id": "empty-2222", "append_as": "2", **data}
+        answer = client.post(_url(links[1], "table_hand"), fields, HTTP_ACCEPT="application/json")
+        assert answer.status_code == 400
+        errors = answer.json()["errors"]
+        assert len(errors) == 4
+        assert errors[0].startswith("Tisch 1, Spiel 2, Platz 1 (")
+        assert "Augen oder Karten fehlen" in errors[0]
+    assert Hand.objects.filter(sheet__table=made[0]).count() == 1
+    second = _post_hand(first[1], "empty-3333", append_as="2")
+    assert client.post(_url(links[1], "table_hand"), second).status_code == 302
+    assert Hand.objects.filter(sheet__table=made[0]).count() == 2
+
+
+def test_points_typed_for_the_winner_are_refused_not_dropped(tables):
+    _series, made, links = tables
+    client = _seated(links[1], 0)
+    hand = random_grid(hands=1, seed=3, no_winner_rate=0)["hands"][0]
+    data = _post_hand(hand, "winner-pts-1")
+    data[f"points-{hand['winner'] + 1}"] = "12"
+    answer = client.post(_url(links[1], "table_hand"), data, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 400
+    assert "12" in " ".join(answer.json()["errors"])
+    assert not Hand.objects.filter(sheet__table=made[0]).exists()

@@ -36,10 +36,15 @@ def hand_from_post(data, *, table_size: int, number: int) -> tuple[dict, list[Pr
         cards = (data.get(f"cards-{k}") or "").strip()
         points = (data.get(f"points-{k}") or "").strip()
         if winner == k - 1:
-            cells.append("0")
+            # What is typed for the winner goes to the rules ("holds no cards"), not away.
+            cells.append(cards or points or "0")
         else:
             cells.append(cards or points)
         melded.append((data.get(f"melded-{k}") or "").strip())
+    if winner is None and not any(cells) and not any(melded):
+        # Nothing typed: the sheet's grid would skip the row; here it is a hand with no points.
+        missing = [Problem("hand.loser-points-missing", number, seat) for seat in range(table_size)]
+        return {"winner": None, "seats": []}, missing
     row = TypedRow(cells=cells, melded=melded, hand_romme=data.get("romme") in ("1", "on"))
     grid, problems = grid_from_typed(TypedGrid(0, [row]), table_size=table_size)
     hand = grid["hands"][0]
