@@ -3,19 +3,20 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from common import limits
+from common.forms import RefusesStaleEdits
 from common.safety import PlausibleDatesMixin
 
 from .models import Club, ClubRole, Player
 from .widgets import IsoDateInput
 
 
-class ClubForm(forms.ModelForm):
+class ClubForm(RefusesStaleEdits, forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name", "short_name", "town", "association_number"]
 
 
-class PlayerForm(PlausibleDatesMixin, forms.ModelForm):
+class PlayerForm(RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Player
         fields = ["given_name", "family_name", "player_number", "birth_year", "gender", "active"]

@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
+from common.forms import RefusesStaleEdits
 from common.safety import PlausibleDatesMixin
 from rules import PRESETS, RuleSetError
 from tournaments import services
@@ -26,7 +27,7 @@ TIES_CHOICES = [
 ]
 
 
-class EventForm(PlausibleDatesMixin, forms.ModelForm):
+class EventForm(RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
     """Create or edit an event; the rule-set part is left out once the event has series."""
 
     joker_points = forms.IntegerField(
@@ -137,7 +138,7 @@ class EventForm(PlausibleDatesMixin, forms.ModelForm):
         return data
 
 
-class SeasonForm(PlausibleDatesMixin, forms.ModelForm):
+class SeasonForm(RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start_date", "end_date"]

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
+from common.forms import RefusesStaleEdits
 from common.safety import PlausibleDatesMixin
 from federation.associations.models import Association, AssociationRole
 from federation.associations.services import REASON_MAX
@@ -21,7 +22,7 @@ def reason_field():
     )
 
 
-class AssociationForm(forms.ModelForm):
+class AssociationForm(RefusesStaleEdits, forms.ModelForm):
     reason = reason_field()
 
     class Meta:

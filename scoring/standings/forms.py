@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from common.forms import parse_int
+from common.forms import RefusesStaleEdits, parse_int
 from rules.standings import metrics
 from scoring.standings import labels
 from tournaments.models import Season
@@ -46,7 +46,7 @@ class TieBreakForm(forms.Form):
         return [parse_int(x.strip(), -1) for x in text.split(",") if x.strip()]
 
 
-class SeasonSettingsForm(forms.ModelForm):
+class SeasonSettingsForm(RefusesStaleEdits, forms.ModelForm):
     class Meta:
         model = Season
         fields = ["ranking_mode", "minimum_series", "drop_start", "drop_every", "drop_maximum"]
