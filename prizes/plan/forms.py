@@ -162,6 +162,9 @@ class PlanRulesForm(forms.Form):
     confirm_over_pot = forms.BooleanField(
         label=_("Save anyway (the plan pays more than the pot)"), required=False
     )
+    # The stored plan this page was drawn from (services.plan_stamp): a save over a newer
+    # one is refused (services.PlanChanged).
+    seen = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -178,10 +181,11 @@ class PlanRulesForm(forms.Form):
         return [self.cleaned_data[f"precedence_{n}"] for n in range(1, len(PRECEDENCE_LABELS) + 1)]
 
 
-def rules_initial(plan) -> dict:
+def rules_initial(plan, stamp: str) -> dict:
     if plan is None:
-        return {}
+        return {"seen": stamp}
     initial = {
+        "seen": stamp,
         "one_prize_per_player": "1" if plan.one_prize_per_player else "0",
         "costs": plan.costs,
         "costs_note": plan.costs_note,

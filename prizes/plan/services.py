@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -58,6 +58,19 @@ LINE_ERRORS = {
 
 class PlanOverPot(ValidationError):
     """The plan pays more than the pot: saved only when the director confirms."""
+
+
+class PlanChanged(ValidationError):
+    """Somebody saved the plan after the page was opened; ``stamp`` is the stored plan's."""
+
+    def __init__(self, message, stamp: str):
+        super().__init__(message)
+        self.stamp = stamp
+
+
+def plan_stamp(plan: PrizePlan | None) -> str:
+    """Which stored plan a page shows: its last save, or none yet."""
+    return plan.updated_at.isoformat() if plan is not None and plan.updated_at else "none"
 
 
 @dataclass
@@ -158,11 +171,13 @@ def save_plan(
     public_winners: bool = True,
     public_amounts: bool = False,
     confirmed: bool = False,
+    seen: str = "",
 ) -> PrizePlan:
     """Save the event's prize plan (created on the first save). Raises ValidationError with
     German messages naming the line; PlanOverPot when the plan pays more than the pot
     (collected, or if everyone paid) and ``confirmed`` is not set. Nothing is written
-    on an error."""
+    on an error. ``seen``: the plan_stamp the page was drawn from; PlanChanged when the
+    stored plan is another (two directors on one plan), nothing written."""
     require_role(actor, event.club, ORGANISER)
     categories = category_names(event)
     try:
@@ -175,6 +190,9 @@ def save_plan(
     if check.exceeds and not confirmed:
         raise PlanOverPot(over_pot_message(check))
     plan = PrizePlan.objects.select_for_update().filter(event=event).first()
+    stamp = plan_stamp(plan)
+    if seen and seen != stamp:
+        raise PlanChanged(_changed_message(plan), stamp)
     if plan is None:
         plan = PrizePlan(event=event)
     plan.prizes = [line.as_json() for line in cleaned]
@@ -191,3 +209,14 @@ def save_plan(
     # The public prize page and the public standings' link to it are cached per version.
     bump_results_version(event.pk)
     return plan
+
+
+def _changed_message(plan: PrizePlan | None) -> str:
+    if plan is None:
+        return _("The prize plan was deleted after this page was opened.")
+    who = plan.updated_by.get_username() if plan.updated_by else _("somebody")
+    return _(
+        "%(user)s saved the prize plan at %(time)s, after this page was opened; nothing of "
+        "yours is saved yet. The saved plan is shown above, your lines below: compare them, "
+        "then save again."
+    ) % {"user": who, "time": formats.time_format(timezone.localtime(plan.updated_at))}

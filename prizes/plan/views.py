@@ -80,7 +80,13 @@ def plan_edit(request, pk):
                     public_winners=data["public_winners"],
                     public_amounts=data["public_amounts"],
                     confirmed=data["confirm_over_pot"],
+                    seen=data["seen"],
                 )
+            except services.PlanChanged as changed:
+                errors = changed.messages
+                # Saving this page again, after a look at the saved plan, is meant.
+                rules.data = rules.data.copy()
+                rules.data["seen"] = changed.stamp
             except services.PlanOverPot as warning:
                 over_pot = " ".join(warning.messages)
             except ValidationError as error:
@@ -92,7 +98,7 @@ def plan_edit(request, pk):
             errors = [_("The plan was not saved: please correct the marked fields.")]
     else:
         formset = _formset(event, categories, plan=plan)
-        rules = PlanRulesForm(initial=rules_initial(plan))
+        rules = PlanRulesForm(initial=rules_initial(plan, services.plan_stamp(plan)))
     context = {
         "event": event,
         "plan": plan,

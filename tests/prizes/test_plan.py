@@ -208,3 +208,42 @@ def test_the_plan_the_list_and_its_exports_are_the_directors(
                                                     "amount": "99"}]))  # fmt: skip
     assert response.status_code == 403
     assert PrizePlan.objects.get(event=event).prizes == before
+
+
+def test_two_directors_on_one_plan_the_second_is_refused_and_keeps_its_lines(
+    client, organiser_a, event, club_a
+):
+    """Before, the second save replaced the first one's plan without a word."""
+    import re
+
+    from django.test import Client
+
+    url = reverse("prizes:plan", args=[event.pk])
+    second = Client(**DE)
+    second.force_login(user_with_role(club_a, "organiser", username="kasse"))
+    client.force_login(organiser_a)
+
+    def seen(page):
+        return re.search(r'name="seen" value="([^"]*)"', page.content.decode()).group(1)
+
+    first_seen, second_seen = seen(client.get(url, **DE)), seen(second.get(url, **DE))
+    assert first_seen == second_seen == "none"
+    basket = [{"competition": "overall", "place": "1", "item": "Präsentkorb"}]
+    sekt = [{"competition": "series", "place": "1", "item": "Flasche Sekt"}]
+    assert client.post(url, _post(basket, seen=first_seen), **DE).status_code == 302
+
+    refused = second.post(url, _post(sekt, seen=second_seen))
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert f"{organiser_a.username} hat den Preisplan um" in page
+    assert "von Ihren Eingaben ist noch nichts gespeichert" in page
+    assert "Präsentkorb" in page  # the saved plan, shown above
+    assert 'value="Flasche Sekt"' in page  # the second's line, kept in the form
+    plan = PrizePlan.objects.get(event=event)
+    assert [line["item"] for line in plan.prizes] == ["Präsentkorb"]
+
+    # Seen the saved plan, the second director saves his page again: it is written.
+    assert seen(refused) == services.plan_stamp(plan)
+    assert second.post(url, _post(sekt, seen=seen(refused))).status_code == 302
+    plan.refresh_from_db()
+    assert [line["item"] for line in plan.prizes] == ["Flasche Sekt"]
