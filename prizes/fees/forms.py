@@ -5,8 +5,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import RefusesStaleEdits
 
-class FeeForm(forms.Form):
+
+class FeeForm(RefusesStaleEdits, forms.Form):
     """The general fee and one field per category of the event ("category-<id>")."""
 
     general = forms.CharField(

@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -180,9 +180,14 @@ def set_fees(actor, event: Event, *, general, categories=None) -> FeeChange:
 
 
 @transaction.atomic
-def record_payment(actor, participant: Participant, status: str, note: str = "") -> EntryPayment:
+def record_payment(
+    actor, participant: Participant, status: str, note: str = "", *, seen: str = ""
+) -> EntryPayment:
     """Mark a participant's entry fee paid in cash, by transfer, waived, or open again,
-    with who and when. The amount kept is the fee due now (0 when open again)."""
+    with who and when. The amount kept is the fee due now (0 when open again).
+
+    ``seen``: the status the clicked page showed. Another one stored meanwhile (two cash
+    desks) refuses the click with who recorded what; nothing is changed."""
     event = participant.event
     require_role(actor, event.club, ORGANISER)
     if status not in EntryPayment.Status.values:
@@ -199,6 +204,22 @@ def record_payment(actor, participant: Participant, status: str, note: str = "")
     payment = EntryPayment.objects.select_for_update().filter(
         participant=participant
     ).first() or EntryPayment(participant=participant)
+    now = payment.status if payment.pk else EntryPayment.Status.OPEN
+    if seen and seen != now and now != status:
+        raise ValidationError(
+            _(
+                "%(name)s: meanwhile %(user)s recorded “%(status)s” (%(time)s); nothing "
+                "was changed. Click again if it should change."
+            )
+            % {
+                "name": participant.player,
+                "user": payment.recorded_by.get_username() if payment.recorded_by else "?",
+                "status": EntryPayment.Status(now).label,
+                "time": formats.time_format(timezone.localtime(payment.recorded_at))
+                if payment.recorded_at
+                else "",
+            }
+        )
     due = selectors.fee_due(participant)
     payment.status = status
     payment.amount = Decimal("0") if status == EntryPayment.Status.OPEN else due

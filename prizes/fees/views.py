@@ -87,6 +87,7 @@ def payment_set(request, pk):
             participant,
             request.POST.get("status", ""),
             request.POST.get("note", ""),
+            seen=request.POST.get("seen", ""),
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

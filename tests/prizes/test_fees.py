@@ -344,3 +344,48 @@ def test_where_no_fee_is_set_nobody_owes_anything(client, organiser_a, event):
     assert len(selectors.unpaid(event)) == 2
     assert selectors.summarise(selectors.payment_rows(event)).open_count == 2
     assert str(first.player) in client.get(fees + "?open=1", **DE).content.decode()
+
+
+def test_two_cash_desks_the_second_click_on_a_stale_list_is_refused(client, organiser_a, event):
+    """Before, a click on a list still showing "offen" overwrote the other desk's cash
+    payment (and the cash total went back) without a word."""
+    import re
+
+    from django.test import Client
+
+    (player,) = people(event, 1)
+    services.set_fees(organiser_a, event, general="10")
+    client.force_login(organiser_a)
+    desk = Client(**DE)
+    desk.force_login(user_with_role(event.club, "organiser", username="kasse"))
+    url = reverse("prizes:fees", args=[event.pk])
+    stale = desk.get(url).content.decode()
+    seen = re.search(
+        rf'participants/{player.pk}/entry-fee/[^>]*>.*?name="seen" value="([^"]+)"', stale, re.S
+    )
+    assert seen.group(1) == "open"
+
+    paid = {"status": "cash", "seen": "open", "next": url}
+    assert client.post(reverse("prizes:payment_set", args=[player.pk]), paid).status_code == 302
+    refused = desk.post(
+        reverse("prizes:payment_set", args=[player.pk]),
+        {"status": "transfer", "seen": "open", "next": url},
+        follow=True,
+    )
+    text = refused.content.decode()
+    assert f"Inzwischen hat {organiser_a.username} „bar bezahlt“ erfasst" in text
+    assert "nichts wurde geändert" in text
+    payment = EntryPayment.objects.get(participant=player)
+    assert (payment.status, payment.recorded_by) == ("cash", organiser_a)
+    # The same status from both desks is no conflict, and the list now shows "bar".
+    same = {"status": "cash", "seen": "open", "next": url}
+    assert desk.post(reverse("prizes:payment_set", args=[player.pk]), same).status_code == 302
+    assert EntryPayment.objects.get(participant=player).status == "cash"
+    # The fee form likewise: the second desk's old page does not silently set another fee.
+    form = desk.get(url).content.decode()
+    fee_seen = re.search(r'name="seen_state" value="([^"]+)"', form).group(1)
+    services.set_fees(organiser_a, event, general="12,50")
+    page = desk.post(url, {"general": "15", "seen_state": fee_seen}).content.decode()
+    assert "Inzwischen hat jemand anderes hier gespeichert" in page
+    assert "Inzwischen geändert auf „12.50“" in page
+    assert selectors.fee_schedule(event).general == Decimal("12.50")
