@@ -130,10 +130,12 @@
           return;
         }
         if (response.status >= 500) { throw new Error("server"); }
-        // Refused (a rule, a closed link): the page says why and the hand goes back into
-        // the form to be fixed; later hands wait until it is sent again.
-        store(rest);
+        // A closed link (locked, series over): the hands stay on the phone; the page that
+        // says so lists them to be handed in on paper (below).
         if (data.closed) { window.location.reload(); return; }
+        // Refused (a rule): the page says why and the hand goes back into the form to be
+        // fixed; later hands wait until it is sent again.
+        store(rest);
         if (data.errors) showErrors(data.errors);
         sending = false;
         status.hidden = true;
@@ -221,4 +223,44 @@
   window.addEventListener("online", flush);
   window.setInterval(flush, 4000);
   if (load().length) { showQueue(load()); flush(); }
+})();
+
+
+/* The page of a closed table link (scoring/table_closed.html): hands this phone could not send
+ * before the link closed are listed, so that they reach the director on paper. They stay
+ * stored: a link opened again sends them. */
+(function () {
+  "use strict";
+  var box = document.getElementById("unsent-hands");
+  var closed = document.getElementById("link-closed");
+  var path = window.location.pathname.match(/^\/t\/[^/]+\//);
+  if (!box || !path || !closed || ["revoked", "expired"].indexOf(closed.dataset.reason) < 0) return;
+  var hands = [];
+  Object.keys(localStorage).forEach(function (key) {
+    if (key.indexOf("romme-table-queue:") !== 0) return;
+    var queue;
+    try { queue = JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return; }
+    queue.forEach(function (item) {
+      var where = item.url ? new URL(item.url, window.location.href).pathname : "";
+      if (where.indexOf(path[0]) === 0) hands.push(item.fields);
+    });
+  });
+  if (!hands.length) return;
+  var list = box.querySelector("ul");
+  hands.forEach(function (fields) {
+    var parts = [];
+    if (fields.winner) parts.push(box.dataset.winner.replace("#", fields.winner));
+    Object.keys(fields).sort().forEach(function (name) {
+      var seat = name.match(/^(points|cards)-(\d+)$/);
+      if (seat && fields[name] && String(fields.winner) !== seat[2]) {
+        parts.push(box.dataset.seat.replace("#", seat[2]) + ": " + fields[name]);
+      }
+    });
+    if (fields.romme) parts.push(box.dataset.romme);
+    var item = document.createElement("li");
+    item.textContent = box.dataset.hand.replace("#", fields.append_as || fields.number || "?") +
+      " – " + parts.join(", ");
+    list.appendChild(item);
+  });
+  box.hidden = false;
 })();

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Hand
 from tests.browser.test_german_director import _login
-from tests.browser.test_table_phone import _enter, _phone, _sit_down, tables  # noqa: F401
+from tests.browser.test_table_phone import ARTIFACTS, _enter, _phone, _sit_down, tables  # noqa: F401
 from tests.factories import ClubFactory, user_with_role
 from tests.sheets.conftest import random_grid
 
@@ -59,4 +59,34 @@ def test_a_phone_without_its_cookie_keeps_the_hand_and_sends_it_after_a_reload(
     phone.reload()  # the page brings a new cookie; the queue goes out with its token
     phone.wait_for_selector("tr[data-hand='1']")
     assert Hand.objects.filter(sheet__table=link.table).count() == 1
+    context.close()
+
+
+def test_a_hand_typed_as_the_link_is_locked_is_listed_for_the_paper(
+    live_server,
+    browser,
+    tables,  # noqa: F811
+):
+    """Before, the phone dropped the hand from its queue and showed only "gesperrt"."""
+    from scoring.sheets.table import links as table_links
+
+    series, links = tables
+    link = links[1]
+    context, phone = _phone(browser)
+    _sit_down(phone, f"{live_server.url}/t/{link.token}/", link.seat_codes[0].lower())
+    hand = random_grid(hands=1, seed=9, no_winner_rate=0, hand_romme_rate=0)["hands"][0]
+    table_links.revoke_table_link(series.event.club.roles.first().user, link)
+    _enter(phone, hand)
+    phone.wait_for_selector("#link-closed")
+    assert "gesperrt" in phone.inner_text("#link-closed")
+    unsent = phone.locator("#unsent-hands")
+    expect(unsent).to_be_visible()
+    text = unsent.inner_text()
+    assert "Von diesem Handy nicht gesendet" in text
+    assert f"Spiel 1 – Platz {hand['winner'] + 1} ging raus" in text
+    loser = next(k for k in range(4) if k != hand["winner"])
+    assert f"Platz {loser + 1}: {hand['seats'][loser]['hand_points']}" in text
+    assert not Hand.objects.filter(sheet__table=link.table).exists()
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "table-phone-unsent.png"), full_page=True)
     context.close()
