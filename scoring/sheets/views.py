@@ -320,6 +320,11 @@ def sheet_confirm(request, series_pk, number):
         page = selectors.sheet_page(series_pk, number)
         return _render_sheet(request, page, typed=typed, conflict=conflict, status=409)
     except ValidationError as error:
+        modes = policy.sheet_actions(request.user, page)
+        if modes["blind"] or modes["hide_values"]:
+            # Blind confirmation was switched on since the page was opened: the grid sent is
+            # the first entry, which the blind page must not show (nor send back as a match).
+            return _render_sheet(request, page, errors=error.messages, status=400)
         return _render_sheet(
             request, page, typed=typed, errors=error.messages, status=400, compare=True
         )

@@ -552,3 +552,28 @@ def test_a_sheet_without_a_refused_save_lists_its_problems_below_the_grid(client
     assert text.count('id="sheet-problems"') == 1
     assert text.index('id="sheet-grid"') < text.index('id="sheet-problems"')
     assert "[hand.loser-below-minimum]" in text
+
+
+def test_blind_mode_switched_on_while_a_confirm_page_is_open_shows_no_entry(
+    client, club_a, scorer_a
+):
+    """Before, the refused confirm came back with the first entry in the blind grid, and one
+    click on "Blinde Eingabe abgeben" confirmed it unseen."""
+    series, tables = make_series(club_a)
+    grid = random_grid(seed=31)
+    services.save_sheet(scorer_a, tables[0], grid, expected_version=0, submit=True)
+    second = scorer(club_a, "zweiter")
+    client.force_login(second)
+    assert client.get(_url(tables[0])).status_code == 200  # the confirm page, not blind yet
+    event = series.event
+    event.blind_confirmation = True
+    event.save(update_fields=["blind_confirmation"])
+    response = client.post(
+        _url(tables[0], "sheet_confirm"), post_data(grid, version=1), HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Blinde Bestätigung" in page
+    loser = _loser(grid["hands"][0])
+    assert f'name="cell-1-{loser + 1}" value=""' in page  # nothing of the entry shown
+    assert Sheet.objects.get(table=tables[0]).status == "entered"
