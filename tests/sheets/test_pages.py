@@ -58,8 +58,8 @@ def test_each_problem_reaches_the_page_with_table_hand_seat_and_rule_id(
         assert f"Table 1, hand 5, seat {seat5 + 1} ({names[seat5]})" in text
     else:
         assert (
-            f"Tisch 1, Spiel 3, Platz {seat3 + 1} ({names[seat3]}): 1 Augen liegen unter "
-            "dem Minimum von 2 [hand.loser-below-minimum]"
+            f"Tisch 1, Spiel 3, Platz {seat3 + 1} ({names[seat3]}): die Augenzahl 1 liegt "
+            "unter dem Minimum von 2 [hand.loser-below-minimum]"
         ) in text
         assert f"Tisch 1, Spiel 5, Platz {seat5 + 1} ({names[seat5]})" in text
     assert not Sheet.objects.exists()
