@@ -16,6 +16,7 @@
   if (!root) return;
   var status = document.getElementById("net-status");
   var queueKey = "romme-table-queue:" + root.dataset.key;
+  var draftKey = "romme-table-draft:" + root.dataset.key;
   var sending = false;
   var savedSome = false;
   var paused = false;
@@ -133,6 +134,16 @@
         // A closed link (locked, series over): the hands stay on the phone; the page that
         // says so lists them to be handed in on paper (below).
         if (data.closed) { window.location.reload(); return; }
+        if (data.taken) {
+          // Another phone stored this hand's number: reload for the sheet as it is now, with
+          // what was typed back in the form as the next hand (see "draft" below).
+          store(rest);
+          try {
+            sessionStorage.setItem(draftKey, JSON.stringify({ fields: item.fields, errors: data.errors }));
+          } catch (e) { /* private mode: the page still says why */ }
+          window.location.reload();
+          return;
+        }
         // Refused (a rule): the page says why and the hand goes back into the form to be
         // fixed; later hands wait until it is sent again.
         store(rest);
@@ -222,6 +233,17 @@
 
   window.addEventListener("online", flush);
   window.setInterval(flush, 4000);
+  var draft = null;
+  try {
+    draft = JSON.parse(sessionStorage.getItem(draftKey) || "null");
+    sessionStorage.removeItem(draftKey);
+  } catch (e) { draft = null; }
+  var handForm = document.getElementById("hand-form");
+  if (draft && draft.fields && handForm) {
+    draft.fields.append_as = handForm.dataset.number;
+    restore(draft);
+    showErrors(draft.errors || []);
+  }
   if (load().length) { showQueue(load()); flush(); }
 })();
 

@@ -90,3 +90,36 @@ def test_a_hand_typed_as_the_link_is_locked_is_listed_for_the_paper(
     ARTIFACTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "table-phone-unsent.png"), full_page=True)
     context.close()
+
+
+def test_two_phones_type_the_same_hand_number_the_second_keeps_its_hand_as_the_next(
+    live_server,
+    browser,
+    tables,  # noqa: F811
+):
+    """Before, the second phone was refused again and again with a sheet that did not show
+    the other's hand; only a reload, which lost what was typed, got it out."""
+    _series, links = tables
+    link = links[1]
+    url = f"{live_server.url}/t/{link.token}/"
+    grid = random_grid(hands=2, seed=17, no_winner_rate=0, hand_romme_rate=0)
+    first_context, first = _phone(browser)
+    second_context, second = _phone(browser)
+    _sit_down(first, url, link.seat_codes[0].lower())
+    _sit_down(second, url, link.seat_codes[1].lower())
+    _enter(first, grid["hands"][0])
+    first.wait_for_selector("tr[data-hand='1']")
+
+    _enter(second, grid["hands"][1])  # its page still says "Spiel 1"
+    second.wait_for_selector("tr[data-hand='1']")  # reloaded: the other's hand 1 is there
+    expect(second.locator("#phone-errors")).to_contain_text("es steht jetzt oben im Bogen")
+    assert second.locator("#hand-form").get_attribute("data-number") == "2"
+    winner = grid["hands"][1]["winner"] + 1
+    assert second.locator(f"#hand-form input[name=winner][value='{winner}']").is_checked()
+    assert Hand.objects.filter(sheet__table=link.table).count() == 1
+
+    second.click("#save-hand")
+    second.wait_for_selector("tr[data-hand='2']")
+    assert Hand.objects.filter(sheet__table=link.table).count() == 2
+    first_context.close()
+    second_context.close()

@@ -40,6 +40,11 @@ from tournaments.results import announce_change, bump_results_version
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
+class HandTaken(ValidationError):
+    """Another phone stored the hand number this phone showed (static/js/table.js keeps the
+    typed hand for the next number)."""
+
+
 @dataclass
 class HandSaved:
     entry: TableHand
@@ -122,10 +127,11 @@ def enter_hand(
     if number is None:
         number = len(hands) + 1
         if append_as is not None and append_as != number:
-            raise ValidationError(
+            raise HandTaken(
                 _(
-                    "Another phone of this table entered hand %(hand)d meanwhile. Check the "
-                    "sheet above and enter your hand again if it is still missing."
+                    "Another phone of this table entered hand %(hand)d meanwhile; it is on the "
+                    "sheet above now. What you typed is in the form as the next hand: save it "
+                    "only if it is a different hand."
                 )
                 % {"hand": append_as}
             )

@@ -230,6 +230,10 @@ def table_hand(request, token):
     except SheetInvalid as invalid:
         errors = _problem_texts(link.table, invalid.problems)
         return _answer(request, token, link=link, errors=errors, values=values)
+    except table_entry.HandTaken as taken:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "errors": taken.messages, "taken": True}, status=409)
+        return _answer(request, token, link=link, errors=taken.messages, values=values)
     except ValidationError as error:
         return _answer(request, token, link=link, errors=error.messages, values=values)
     entry = saved.entry
