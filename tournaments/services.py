@@ -439,11 +439,27 @@ def start_series(actor, series: Series) -> Series:
     return save_with_history(series, actor)
 
 
+class TablesStillOpen(ValidationError):
+    """Completing would close the table links of tables whose sheet is not confirmed."""
+
+    def __init__(self, numbers: list[int]):
+        super().__init__(_("Not every sheet of the series is confirmed."))
+        self.numbers = numbers
+
+
 @transaction.atomic
-def complete_series(actor, series: Series) -> Series:
+def complete_series(actor, series: Series, *, ask_if_open: bool = False) -> Series:
+    """End a series in play: its table links close. ``ask_if_open``: raise TablesStillOpen,
+    and change nothing, while a table's sheet is not confirmed (the page asks once more:
+    phones still entering there would be shut out)."""
     series = lock_series(series)
     require_role(actor, series.event.club, ORGANISER)
     if series.status != Series.Status.IN_PLAY:
         raise ValidationError(_("Only a series in play can be completed."))
+    if ask_if_open:
+        # (scoring.models.Sheet by its reverse name: this app sits below scoring.)
+        open_tables = series.tables.exclude(sheet__status="confirmed").order_by("number")
+        if numbers := list(open_tables.values_list("number", flat=True)):
+            raise TablesStillOpen(numbers)
     series.status = Series.Status.COMPLETE
     return save_with_history(series, actor)

@@ -273,3 +273,29 @@ def test_a_ranked_event_without_running_order_draws_by_lot(event_a, organiser_a)
     SeriesFactory(event=event_a, number=1)
     two = SeriesFactory(event=event_a, number=2)
     assert tournaments_seating.draw_series(organiser_a, two, seed=2).draw_method == "lot"
+
+
+def test_completing_a_series_with_open_tables_asks_once_more(
+    client, event_a, organiser_a, series_1
+):
+    """Completing closes the table links; before, one click did it while phones were still
+    entering at tables without a confirmed sheet."""
+    make_participants(event_a, 8)
+    tournaments_seating.draw_series(organiser_a, series_1, seed=1)
+    series = services.start_series(organiser_a, series_1)
+    first, second = Table.objects.filter(series=series).order_by("number")
+    Sheet.objects.create(table=first, status=Sheet.Status.CONFIRMED)
+    Sheet.objects.create(table=second, status=Sheet.Status.ENTERED)
+    client.force_login(organiser_a)
+    url = reverse("tournaments:series_complete", args=[series.pk])
+    page = client.post(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Serie 1 abschließen?" in text
+    assert "An Tisch 2 ist die Spielliste noch nicht bestätigt" in text
+    assert 'name="open_tables" value="ok"' in text
+    series.refresh_from_db()
+    assert series.status == Series.Status.IN_PLAY
+    assert client.post(url, {"open_tables": "ok"}).status_code == 302
+    series.refresh_from_db()
+    assert series.status == Series.Status.COMPLETE
