@@ -275,3 +275,17 @@ def test_points_typed_for_the_winner_are_refused_not_dropped(tables):
     assert answer.status_code == 400
     assert "12" in " ".join(answer.json()["errors"])
     assert not Hand.objects.filter(sheet__table=made[0]).exists()
+
+
+def test_the_seat_asked_to_confirm_sees_the_hand_romme(tables):
+    _series, _made, links = tables
+    writer = _seated(links[1], 0)
+    hand = random_grid(hands=1, seed=3, no_winner_rate=0, hand_romme_rate=1)["hands"][0]
+    assert hand["hand_romme"]
+    assert (
+        writer.post(_url(links[1], "table_hand"), _post_hand(hand, "romme-1111")).status_code == 302
+    )
+    page = _seated(links[1], 1).get(_url(links[1])).content.decode()
+    decide = page[page.index('id="decide-1"') :]
+    decide = decide[: decide.index("</section>")]
+    assert '<span class="entry-line hand-romme">Handrommé</span>' in decide
