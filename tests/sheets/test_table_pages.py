@@ -289,3 +289,20 @@ def test_the_seat_asked_to_confirm_sees_the_hand_romme(tables):
     decide = page[page.index('id="decide-1"') :]
     decide = decide[: decide.index("</section>")]
     assert '<span class="entry-line hand-romme">Handrommé</span>' in decide
+
+
+def test_the_directors_pages_name_a_phone_by_its_seat_not_its_user_name(
+    client, tables, organiser_a
+):
+    series, made, links = tables
+    writer = _seated(links[1], 1)
+    hand = random_grid(hands=1, seed=3, no_winner_rate=0)["hands"][0]
+    assert (
+        writer.post(_url(links[1], "table_hand"), _post_hand(hand, "named-1111")).status_code == 302
+    )
+    client.force_login(organiser_a)
+    page = client.get(
+        reverse("scoring:sheet_entry", args=[series.pk, 1]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    assert "<td>Platz 2 an Tisch 1 (Handy)</td>" in page  # the versions' table
+    assert "tisch1.platz2" not in page

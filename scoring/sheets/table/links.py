@@ -12,6 +12,7 @@ and the standings treat phone entries like any other entry.
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.contrib.auth import get_user_model
@@ -116,6 +117,15 @@ def count_wrong_try(link: TableLink) -> None:
             cache.incr(key)
         except ValueError:  # expired between add and incr
             cache.add(key, 1, timeout=60)
+
+
+SEAT_USER = re.compile(r"^tisch(\d+)\.platz(\d+)\.serie\d+$")
+
+
+def seat_of_user(username: str) -> tuple[int, int] | None:
+    """(table number, 1-based seat) of a seat's user (seat_user), else None."""
+    match = SEAT_USER.match(username or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def seat_user(table: Table, position: int):
