@@ -294,7 +294,7 @@ def test_the_seat_asked_to_confirm_sees_the_hand_romme(tables):
 def test_the_directors_pages_name_a_phone_by_its_seat_not_its_user_name(
     client, tables, organiser_a
 ):
-    series, made, links = tables
+    series, _made, links = tables
     writer = _seated(links[1], 1)
     hand = random_grid(hands=1, seed=3, no_winner_rate=0)["hands"][0]
     assert (
