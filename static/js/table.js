@@ -145,11 +145,13 @@
           return;
         }
         // Refused (a rule): the page says why and the hand goes back into the form to be
-        // fixed; later hands wait until it is sent again.
-        store(rest);
+        // fixed; later hands wait until it is sent again. While the next hand is being typed
+        // the refused one stays queued, and comes back into the form once that is saved.
         if (data.errors) showErrors(data.errors);
         sending = false;
         status.hidden = true;
+        if (item.fields.append_as && typing()) { paused = true; return; }
+        store(rest);
         if (item.fields.append_as) { paused = true; restore(item); }
       });
     }).catch(function (error) {

@@ -123,3 +123,47 @@ def test_two_phones_type_the_same_hand_number_the_second_keeps_its_hand_as_the_n
     assert Hand.objects.filter(sheet__table=link.table).count() == 2
     first_context.close()
     second_context.close()
+
+
+def test_a_hand_refused_after_a_wifi_drop_does_not_overwrite_the_hand_being_typed(
+    live_server,
+    browser,
+    tables,  # noqa: F811
+):
+    """Before, the refused hand was written over the half-typed next one, which was lost."""
+    _series, links = tables
+    link = links[1]
+    grid = random_grid(hands=3, seed=13, no_winner_rate=0, hand_romme_rate=0)
+    context, phone = _phone(browser)
+    _sit_down(phone, f"{live_server.url}/t/{link.token}/", link.seat_codes[0].lower())
+    context.set_offline(True)
+    _enter(phone, grid["hands"][0])
+    bad = grid["hands"][1]
+    loser = next(k for k in range(4) if k != bad["winner"])
+    bad = dict(bad, seats=[dict(s) for s in bad["seats"]])
+    bad["seats"][loser]["hand_points"] = 999  # more than a hand can hold
+    _enter(phone, bad)
+    # Hand 3 is being typed when the network comes back.
+    third = grid["hands"][2]
+    typed_loser = next(k for k in range(4) if k != third["winner"])
+    field = phone.locator(f"#hand-form input[name=points-{typed_loser + 1}]")
+    field.fill(str(third["seats"][typed_loser]["hand_points"]))
+    context.set_offline(False)
+    expect(phone.locator("#phone-errors")).to_contain_text("Spiel 2", timeout=20_000)
+    assert field.input_value() == str(third["seats"][typed_loser]["hand_points"])
+    assert Hand.objects.filter(sheet__table=link.table).count() == 1
+
+    # Hand 3 saved, the refused hand 2 comes back into the form to be fixed.
+    phone.locator(f"#hand-form input[name=winner][value='{third['winner'] + 1}']").check()
+    for k, seat in enumerate(third["seats"], start=1):
+        if k - 1 != third["winner"]:
+            phone.locator(f"#hand-form input[name=points-{k}]").fill(str(seat["hand_points"]))
+    phone.click("#save-hand")
+    expect(phone.locator("#hand-form")).to_have_attribute("data-number", "2", timeout=20_000)
+    restored = phone.locator(f"#hand-form input[name=points-{loser + 1}]")
+    assert restored.input_value() == "999"
+    restored.fill(str(grid["hands"][1]["seats"][loser]["hand_points"]))
+    phone.click("#save-hand")
+    phone.wait_for_selector("tr[data-hand='3']", timeout=20_000)
+    assert Hand.objects.filter(sheet__table=link.table).count() == 3
+    context.close()
