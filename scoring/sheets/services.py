@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -26,6 +26,7 @@ from scoring.models import Sheet, SheetVersion
 from scoring.sheets import grid as sheets_grid
 from scoring.sheets import policy
 from scoring.sheets.grid import CellChange, GridCheck, GridError
+from scoring.sheets.seat_users import user_label
 from scoring.sheets.storage import RecomputeResult, next_version, recompute_event, store_hands
 from tournaments.models import Event, Seat, Table
 from tournaments.results import announce_change, bump_results_version
@@ -287,6 +288,15 @@ def _lock_entered(actor, table: Table, expected_version: int) -> tuple[Table, Sh
     require_role(actor, _club(table), SCORER)
     table, sheet = _lock(table)
     _refuse_disputed(sheet)
+    if sheet is not None and sheet.status == Sheet.Status.CONFIRMED and sheet.confirmed_at:
+        # Two confirmers at once: the second is told who was first.
+        raise ValidationError(
+            _("%(user)s confirmed this sheet already (%(time)s).")
+            % {
+                "user": user_label(sheet.confirmed_by) or "?",
+                "time": formats.date_format(timezone.localtime(sheet.confirmed_at), "H:i"),
+            }
+        )
     if sheet is None or sheet.status != Sheet.Status.ENTERED:
         raise ValidationError(_("Only an entered sheet can be confirmed."))
     _check_version(sheet, expected_version)

@@ -306,3 +306,20 @@ def test_the_directors_pages_name_a_phone_by_its_seat_not_its_user_name(
     ).content.decode()
     assert "<td>Platz 2 an Tisch 1 (Handy)</td>" in page  # the versions' table
     assert "tisch1.platz2" not in page
+
+
+def test_the_second_of_two_confirmers_is_told_who_was_first(client, tables, organiser_a):
+    from scoring.sheets import services as sheet_services
+
+    series, made, _links = tables
+    grid = random_grid(hands=4, seed=7, no_winner_rate=0)
+    first_scorer = user_with_role(series.event.club, "scorer", username="erfasser")
+    sheet_services.save_sheet(first_scorer, made[0], grid, expected_version=0, submit=True)
+    sheet_services.confirm_sheet(organiser_a, made[0], grid, expected_version=1)
+    late = user_with_role(series.event.club, "scorer", username="spaet")
+    from django.core.exceptions import ValidationError
+    from django.utils import translation
+
+    with translation.override("de"), pytest.raises(ValidationError) as refused:
+        sheet_services.confirm_sheet(late, made[0], grid, expected_version=1)
+    assert f"{organiser_a.username} hat diese Liste schon bestätigt (" in refused.value.messages[0]

@@ -12,7 +12,6 @@ and the standings treat phone entries like any other entry.
 
 from __future__ import annotations
 
-import re
 import secrets
 
 from django.contrib.auth import get_user_model
@@ -26,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import ORGANISER, require_role
 from scoring.models import TableLink
+from scoring.sheets.seat_users import seat_username
 from tournaments.models import Series, Table
 
 # No 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a phone without doubt.
@@ -119,20 +119,11 @@ def count_wrong_try(link: TableLink) -> None:
             cache.add(key, 1, timeout=60)
 
 
-SEAT_USER = re.compile(r"^tisch(\d+)\.platz(\d+)\.serie\d+$")
-
-
-def seat_of_user(username: str) -> tuple[int, int] | None:
-    """(table number, 1-based seat) of a seat's user (seat_user), else None."""
-    match = SEAT_USER.match(username or "")
-    return (int(match.group(1)), int(match.group(2))) if match else None
-
-
 def seat_user(table: Table, position: int):
     """The user a seat writes and confirms as: one per series, table and seat, never able
     to log in (inactive, no password, no role)."""
     User = get_user_model()
-    username = f"tisch{table.number}.platz{position + 1}.serie{table.series_id}"
+    username = seat_username(table.number, position, table.series_id)
     user = User.objects.filter(username=username).first()
     if user is None:
         user = User(username=username, is_active=False)
