@@ -439,8 +439,9 @@ def start_series(actor, series: Series) -> Series:
     return save_with_history(series, actor)
 
 
-class TablesStillOpen(ValidationError):
-    """Completing would close the table links of tables whose sheet is not confirmed."""
+class OpenTables(ValidationError):
+    """Tables of a series without a confirmed sheet (``numbers``): completing the series would
+    close their table links, publishing it would show their players without it."""
 
     def __init__(self, numbers: list[int]):
         super().__init__(_("Not every sheet of the series is confirmed."))
@@ -449,7 +450,7 @@ class TablesStillOpen(ValidationError):
 
 @transaction.atomic
 def complete_series(actor, series: Series, *, ask_if_open: bool = False) -> Series:
-    """End a series in play: its table links close. ``ask_if_open``: raise TablesStillOpen,
+    """End a series in play: its table links close. ``ask_if_open``: raise OpenTables,
     and change nothing, while a table's sheet is not confirmed (the page asks once more:
     phones still entering there would be shut out)."""
     series = lock_series(series)
@@ -460,6 +461,6 @@ def complete_series(actor, series: Series, *, ask_if_open: bool = False) -> Seri
         # (scoring.models.Sheet by its reverse name: this app sits below scoring.)
         open_tables = series.tables.exclude(sheet__status="confirmed").order_by("number")
         if numbers := list(open_tables.values_list("number", flat=True)):
-            raise TablesStillOpen(numbers)
+            raise OpenTables(numbers)
     series.status = Series.Status.COMPLETE
     return save_with_history(series, actor)

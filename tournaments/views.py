@@ -463,7 +463,7 @@ def series_complete(request, pk):
     ask = request.POST.get("open_tables") != "ok"
     try:
         services.complete_series(request.user, series, ask_if_open=ask)
-    except services.TablesStillOpen as still_open:
+    except services.OpenTables as still_open:
         back = safe_next(request, series.event.get_absolute_url())
         context = {"series": series, "open_tables": still_open.numbers, "back": back}
         return render(request, "tournaments/complete_open.html", context)

@@ -17,6 +17,7 @@ from scoring.standings import selectors, series_tables
 from tournaments import services
 from tournaments.models import Event, Participant, Season, Series
 from tournaments.results import bump_results_version
+from tournaments.services import OpenTables
 
 
 def has_results(event: Event) -> bool:
@@ -84,14 +85,6 @@ def update_tie_break(
     if lines is not None and list(lines) != list(event.prize_lines or []):
         event = set_prize_lines(actor, event, lines, reason)
     return event
-
-
-class OpenTables(ValidationError):
-    """Publishing would show a series whose tables are not all confirmed (``numbers``)."""
-
-    def __init__(self, numbers: list[int]):
-        super().__init__(_("Not every sheet of the series is confirmed."))
-        self.numbers = numbers
 
 
 @transaction.atomic
