@@ -40,5 +40,7 @@ def test_a_rule_set_change_waits_for_the_worker_then_shows_its_result(live_serve
     message.filter(has_text="Wartet auf einen freien Hintergrunddienst").wait_for()
     run_worker()
     # exports.js sees "done" and reloads: the page now shows the result, no longer polling.
-    page.locator(".export-progress:not([data-reload-when-done])").wait_for()
+    # (A poll every 0.7 s, then a reload: on a CI host running two test workers and their
+    # browsers this once took longer than the default 10 s.)
+    page.locator(".export-progress:not([data-reload-when-done])").wait_for(timeout=30_000)
     assert "neu berechnet" in message.inner_text()
