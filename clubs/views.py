@@ -76,6 +76,7 @@ def club_detail(request, pk):
 def club_edit(request, pk):
     club = get_object_or_404(Club, pk=pk)
     require_role(request.user, club, ORGANISER)
+    title = club.name  # as stored: a refused form has written what was typed into the instance
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
         try:
@@ -85,7 +86,7 @@ def club_edit(request, pk):
         else:
             messages.success(request, _("Saved."))
             return redirect(club)
-    return render(request, "clubs/form.html", {"form": form, "title": club.name, "back": club})
+    return render(request, "clubs/form.html", {"form": form, "title": title, "back": club})
 
 
 @login_required
@@ -154,6 +155,7 @@ def player_detail(request, pk):
 def player_edit(request, pk):
     player = get_object_or_404(Player, pk=pk)
     services.require_player_manager(request.user, player)
+    title = player.full_name  # as stored (see club_edit)
     form = PlayerForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
         try:
@@ -163,9 +165,7 @@ def player_edit(request, pk):
         else:
             messages.success(request, _("Saved."))
             return redirect(player)
-    return render(
-        request, "clubs/form.html", {"form": form, "title": player.full_name, "back": player}
-    )
+    return render(request, "clubs/form.html", {"form": form, "title": title, "back": player})
 
 
 @login_required

@@ -62,6 +62,7 @@ def test_the_second_save_of_an_event_is_refused_and_keeps_both(two_organisers):
     refused = second.post(url, {**theirs, "name": "Kasseler Open 2026", "blind_confirmation": "on"})
     assert refused.status_code == 200
     html = refused.content.decode()
+    assert "<h1>Kasseler Open</h1>" in html  # the heading is the stored name, not the typed
     assert "Inzwischen hat jemand anderes hier gespeichert" in html
     assert "Inzwischen geändert auf „Bürgerhaus Wehlheiden“; übernommen." in html
     event.refresh_from_db()

@@ -62,6 +62,7 @@ def season_create(request, club_pk):
 def season_edit(request, pk):
     season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
     require_role(request.user, season.club, ORGANISER)
+    title = str(season)  # as stored (see tournaments.views.event_edit)
     form = SeasonForm(request.POST or None, instance=season)
     if request.method == "POST" and form.is_valid():
         try:
@@ -71,4 +72,4 @@ def season_edit(request, pk):
         else:
             messages.success(request, _("Saved."))
             return redirect("tournaments:season_list")
-    return render(request, "tournaments/form.html", {"form": form, "title": str(season)})
+    return render(request, "tournaments/form.html", {"form": form, "title": title})

@@ -96,6 +96,7 @@ def event_create(request):
 def event_edit(request, pk):
     event = _event(pk)
     require_role(request.user, event.club, ORGANISER)
+    title = event.name  # as stored: a refused form has written what was typed into the instance
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST" and form.is_valid():
         try:
@@ -108,7 +109,7 @@ def event_edit(request, pk):
     return render(
         request,
         "tournaments/event_form.html",
-        {"form": form, "title": event.name, "event": event},
+        {"form": form, "title": title, "event": event},
     )
 
 
