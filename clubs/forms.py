@@ -4,13 +4,14 @@ from django.utils.translation import gettext_lazy as _
 
 from common import limits
 from common.forms import RefusesStaleEdits
+from common.once import SubmitsOnce
 from common.safety import PlausibleDatesMixin
 
 from .models import Club, ClubRole, Player
 from .widgets import IsoDateInput
 
 
-class ClubForm(RefusesStaleEdits, forms.ModelForm):
+class ClubForm(SubmitsOnce, RefusesStaleEdits, forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name", "short_name", "town", "association_number"]
@@ -22,7 +23,7 @@ class PlayerForm(RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
         fields = ["given_name", "family_name", "player_number", "birth_year", "gender", "active"]
 
 
-class NewPlayerForm(PlayerForm):
+class NewPlayerForm(SubmitsOnce, PlayerForm):
     member_from = forms.DateField(
         label=_("member from"),
         initial=timezone.localdate,

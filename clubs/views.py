@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from common.forms import add_validation_errors
+from common.once import Once
 
 from . import selectors, services
 from .filters import PlayerFilter
@@ -42,14 +43,17 @@ def club_list(request):
 def club_create(request):
     require_superuser(request.user)
     form = ClubForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            club = services.create_club(request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("Club “%(name)s” created.") % {"name": club.name})
-            return redirect(club)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            try:
+                club = services.create_club(request.user, **form.cleaned_data)
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(request, _("Club “%(name)s” created.") % {"name": club.name})
+                return once.done(redirect(club))
     return render(request, "clubs/form.html", {"form": form, "title": _("New club")})
 
 
@@ -111,21 +115,24 @@ def player_create(request, club_pk):
     require_role(request.user, club, ORGANISER)
     form = NewPlayerForm(request.POST or None)
     lookalikes = []
-    if request.method == "POST" and form.is_valid():
-        try:
-            player = services.create_player(request.user, club, **form.cleaned_data)
-        except services.DuplicatePlayer as duplicate:
-            lookalikes = duplicate.candidates
-            # Ask once; sending the form again means "yes, a different person".
-            data = request.POST.copy()
-            data["allow_lookalike"] = "on"
-            form = NewPlayerForm(data)
-            form.is_valid()
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("%(name)s registered.") % {"name": player.full_name})
-            return redirect(player)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            try:
+                player = services.create_player(request.user, club, **form.cleaned_data)
+            except services.DuplicatePlayer as duplicate:
+                lookalikes = duplicate.candidates
+                # Ask once; sending the form again means "yes, a different person".
+                data = request.POST.copy()
+                data["allow_lookalike"] = "on"
+                form = NewPlayerForm(data)
+                form.is_valid()
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(request, _("%(name)s registered.") % {"name": player.full_name})
+                return once.done(redirect(player))
     return render(
         request,
         "clubs/player_form.html",

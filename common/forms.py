@@ -10,6 +10,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from common.once import ONCE
 from common.safety import MAX_ID
 
 
@@ -86,7 +87,7 @@ class RefusesStaleEdits:
         return {
             name: _plain(self.get_initial_for_field(field, name))
             for name, field in self.fields.items()
-            if name != SEEN
+            if name not in (SEEN, ONCE)
         }
 
     def _seen_state(self) -> dict | None:

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
 from common.forms import RefusesStaleEdits
+from common.once import SubmitsOnce
 from common.safety import PlausibleDatesMixin
 from rules import PRESETS, RuleSetError
 from tournaments import services
@@ -27,7 +28,7 @@ TIES_CHOICES = [
 ]
 
 
-class EventForm(RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
+class EventForm(SubmitsOnce, RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
     """Create or edit an event; the rule-set part is left out once the event has series."""
 
     joker_points = forms.IntegerField(
@@ -138,7 +139,7 @@ class EventForm(RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
         return data
 
 
-class SeasonForm(RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
+class SeasonForm(SubmitsOnce, RefusesStaleEdits, PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start_date", "end_date"]
@@ -184,7 +185,7 @@ class ParticipantListForm(forms.Form):
         return data
 
 
-class NewPlayerForm(PlausibleDatesMixin, forms.Form):
+class NewPlayerForm(SubmitsOnce, PlausibleDatesMixin, forms.Form):
     """A player registered on the spot, who is not in the registry yet."""
 
     given_name = forms.CharField(label=_("given name"), max_length=100)
@@ -216,7 +217,7 @@ class WithdrawForm(forms.Form):
     from_series = forms.IntegerField(label=_("from series"), min_value=1)
 
 
-class GroupForm(forms.Form):
+class GroupForm(SubmitsOnce, forms.Form):
     kind = forms.ChoiceField(label=_("kind"), choices=Group.Kind.choices)
     name = forms.CharField(label=_("name"), max_length=100)
     member_1 = forms.ModelChoiceField(label=_("player 1"), queryset=Participant.objects.none())
@@ -245,7 +246,7 @@ class GroupForm(forms.Form):
         return [self.cleaned_data[n] for n in self.MEMBER_FIELDS if self.cleaned_data.get(n)]
 
 
-class SeriesForm(PlausibleDatesMixin, forms.ModelForm):
+class SeriesForm(SubmitsOnce, PlausibleDatesMixin, forms.ModelForm):
     class Meta:
         model = Series
         fields = ["planned_rounds", "day"]

@@ -13,6 +13,7 @@ from django_tables2 import RequestConfig
 from clubs.models import Club
 from clubs.permissions import ORGANISER, clubs_with_role, require_role
 from common.forms import add_validation_errors
+from common.once import Once
 from tournaments import selectors, services
 from tournaments.forms import (
     SeasonForm,
@@ -43,14 +44,17 @@ def season_create(request, club_pk):
     club = get_object_or_404(Club, pk=club_pk)
     require_role(request.user, club, ORGANISER)
     form = SeasonForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            season = services.create_season(request.user, club, **form.cleaned_data)
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("Season “%(name)s” created.") % {"name": season.name})
-            return redirect("tournaments:season_list")
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            try:
+                season = services.create_season(request.user, club, **form.cleaned_data)
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(request, _("Season “%(name)s” created.") % {"name": season.name})
+                return once.done(redirect("tournaments:season_list"))
     return render(
         request,
         "tournaments/form.html",

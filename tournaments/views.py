@@ -20,6 +20,7 @@ from clubs.models import Club
 from clubs.permissions import ORGANISER, VIEWER, clubs_with_role, has_role, require_role
 from clubs.services import DuplicatePlayer
 from common.forms import add_validation_errors
+from common.once import Once
 from common.safety import safe_next
 from tournaments import registration, selectors, services
 from tournaments import seating as seating_service
@@ -79,16 +80,19 @@ def event_create(request):
     if not clubs.exists():
         raise PermissionDenied(_("You need the role “organiser” in a club to create events."))
     form = EventForm(request.POST or None, clubs=clubs)
-    if request.method == "POST" and form.is_valid():
-        fields = form.service_fields()
-        club = fields.pop("club")
-        try:
-            event = services.create_event(request.user, club, **fields)
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("Event “%(name)s” created.") % {"name": event.name})
-            return redirect(event)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            fields = form.service_fields()
+            club = fields.pop("club")
+            try:
+                event = services.create_event(request.user, club, **fields)
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(request, _("Event “%(name)s” created.") % {"name": event.name})
+                return once.done(redirect(event))
     return render(request, "tournaments/event_form.html", {"form": form, "title": _("New event")})
 
 
@@ -225,24 +229,27 @@ def participant_new(request, pk):
     require_role(request.user, event.club, ORGANISER)
     form = NewPlayerForm(request.POST or None)
     lookalikes = []
-    if request.method == "POST" and form.is_valid():
-        try:
-            participant = services.register_new_player(request.user, event, **form.cleaned_data)
-        except DuplicatePlayer as duplicate:
-            lookalikes = duplicate.candidates
-            data = request.POST.copy()
-            data["allow_lookalike"] = "on"
-            form = NewPlayerForm(data)
-            form.is_valid()
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(
-                request,
-                _("%(name)s added to the registry and registered.")
-                % {"name": participant.player.full_name},
-            )
-            return redirect(event)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            try:
+                participant = services.register_new_player(request.user, event, **form.cleaned_data)
+            except DuplicatePlayer as duplicate:
+                lookalikes = duplicate.candidates
+                data = request.POST.copy()
+                data["allow_lookalike"] = "on"
+                form = NewPlayerForm(data)
+                form.is_valid()
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s added to the registry and registered.")
+                    % {"name": participant.player.full_name},
+                )
+                return once.done(redirect(event))
     return render(
         request,
         "tournaments/participant_form.html",
@@ -326,20 +333,23 @@ def group_create(request, pk):
     event = _event(pk)
     require_role(request.user, event.club, ORGANISER)
     form = GroupForm(request.POST or None, event=event)
-    if request.method == "POST" and form.is_valid():
-        try:
-            group = services.create_group(
-                request.user,
-                event,
-                kind=form.cleaned_data["kind"],
-                name=form.cleaned_data["name"],
-                members=form.members(),
-            )
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("%(group)s registered.") % {"group": group})
-            return redirect(event)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            try:
+                group = services.create_group(
+                    request.user,
+                    event,
+                    kind=form.cleaned_data["kind"],
+                    name=form.cleaned_data["name"],
+                    members=form.members(),
+                )
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(request, _("%(group)s registered.") % {"group": group})
+                return once.done(redirect(event))
     return render(
         request,
         "tournaments/form.html",
@@ -372,14 +382,17 @@ def series_create(request, pk):
         request.POST or None,
         initial={"planned_rounds": event.rounds_per_series, "day": _last_day(event)},
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            series = services.create_series(request.user, event, **form.cleaned_data)
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("%(series)s added.") % {"series": series})
-            return redirect(event)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            try:
+                series = services.create_series(request.user, event, **form.cleaned_data)
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(request, _("%(series)s added.") % {"series": series})
+                return once.done(redirect(event))
     return render(
         request,
         "tournaments/form.html",

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club
 from clubs.widgets import IsoDateInput
 from common.forms import RefusesStaleEdits
+from common.once import SubmitsOnce
 from common.safety import PlausibleDatesMixin
 from federation.associations.models import Association, AssociationRole
 from federation.associations.services import REASON_MAX
@@ -22,7 +23,7 @@ def reason_field():
     )
 
 
-class AssociationForm(RefusesStaleEdits, forms.ModelForm):
+class AssociationForm(SubmitsOnce, RefusesStaleEdits, forms.ModelForm):
     reason = reason_field()
 
     class Meta:

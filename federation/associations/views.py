@@ -13,6 +13,7 @@ from django_tables2 import RequestConfig
 
 from clubs.permissions import require_superuser
 from common.forms import add_validation_errors
+from common.once import Once
 from federation.associations import history, selectors, services
 from federation.associations.forms import (
     AffiliateForm,
@@ -52,17 +53,20 @@ def association_list(request):
 def association_create(request):
     require_superuser(request.user)
     form = AssociationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            association = services.create_association(request.user, **data)
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(
-                request, _("Association “%(name)s” created.") % {"name": association.name}
-            )
-            return redirect(association)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                association = services.create_association(request.user, **data)
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(
+                    request, _("Association “%(name)s” created.") % {"name": association.name}
+                )
+                return once.done(redirect(association))
     return render(
         request, "federation/associations/form.html", {"form": form, "title": _("New association")}
     )

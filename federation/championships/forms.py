@@ -8,11 +8,12 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.once import SubmitsOnce
 from federation.associations.forms import reason_field
 from rules.ranking_settings import MAX_COUNT
 
 
-class ChampionshipForm(forms.Form):
+class ChampionshipForm(SubmitsOnce, forms.Form):
     name = forms.CharField(label=_("name"), max_length=200)
     places_per_region = forms.IntegerField(
         label=_("places per regional association"), min_value=0, max_value=MAX_COUNT, initial=4

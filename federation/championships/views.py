@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from common.forms import add_validation_errors
+from common.once import Once
 from federation.associations.permissions import require_manage, require_view
 from federation.championships import services
 from federation.championships.exports import QualificationDoc, QualificationExporter
@@ -56,21 +57,24 @@ def championship_create(request, pk):
     ranking = _ranking(request, pk)
     require_manage(request.user, ranking.association)
     form = ChampionshipForm(request.POST or None, regions=regions_of(ranking))
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            championship = services.create_championship(
-                request.user, ranking, name=data["name"],
-                places_per_region=data["places_per_region"], region_places=form.region_places(),
-                reserves_per_region=data["reserves_per_region"], reason=data["reason"],
-            )  # fmt: skip
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(
-                request, _("Championship “%(name)s” created.") % {"name": data["name"]}
-            )
-            return redirect("federation:championship_detail", championship.pk)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                championship = services.create_championship(
+                    request.user, ranking, name=data["name"],
+                    places_per_region=data["places_per_region"], region_places=form.region_places(),
+                    reserves_per_region=data["reserves_per_region"], reason=data["reason"],
+                )  # fmt: skip
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(
+                    request, _("Championship “%(name)s” created.") % {"name": data["name"]}
+                )
+                return once.done(redirect("federation:championship_detail", championship.pk))
     title = _("New championship from %(ranking)s") % {"ranking": ranking.name}
     return _form_page(request, form, title, reverse("federation:ranking_lines", args=[pk]))
 

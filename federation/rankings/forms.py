@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.widgets import IsoDateInput
+from common.once import SubmitsOnce
 from federation.associations.forms import reason_field
 from federation.rankings.models import RankingStatus
 from federation.rankings.status_services import NOTE_MAX
@@ -28,7 +29,7 @@ FORMULA_CHOICES = [
 _COUNTS = ("window_months", "best_n", "min_events", "min_hands", "min_field", "min_series")
 
 
-class RankingForm(forms.Form):
+class RankingForm(SubmitsOnce, forms.Form):
     name = forms.CharField(label=_("name"), max_length=200)
     formula = forms.ChoiceField(label=_("formula"), choices=FORMULA_CHOICES)
     window_months = forms.IntegerField(label=_("window in months"), initial=24)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.permissions import ORGANISER, has_role
 from common.forms import add_validation_errors
+from common.once import Once
 from federation.associations.models import Association
 from federation.associations.permissions import can_manage, require_manage, require_view
 from federation.rankings import selectors as rs
@@ -56,18 +57,21 @@ def ranking_create(request, pk):
     require_view(request.user, association)
     require_manage(request.user, association)
     form = RankingForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            ranking = ranking_services.create_ranking(
-                request.user, association, name=data["name"], settings=data["settings"],
-                as_of=data["as_of"], public=data["public"], reason=data["reason"],
-            )  # fmt: skip
-        except ValidationError as error:
-            add_validation_errors(form, error)
-        else:
-            messages.success(request, _("Ranking “%(name)s” created.") % {"name": ranking.name})
-            return redirect("federation:ranking_detail", ranking.pk)
+    with Once(request, form) as once:
+        if once.response:
+            return once.response
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                ranking = ranking_services.create_ranking(
+                    request.user, association, name=data["name"], settings=data["settings"],
+                    as_of=data["as_of"], public=data["public"], reason=data["reason"],
+                )  # fmt: skip
+            except ValidationError as error:
+                add_validation_errors(form, error)
+            else:
+                messages.success(request, _("Ranking “%(name)s” created.") % {"name": ranking.name})
+                return once.done(redirect("federation:ranking_detail", ranking.pk))
     title = _("New ranking of %(association)s") % {"association": association.name}
     return render(request, "federation/rankings/form.html", {"form": form, "title": title})
 
