@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from clubs.permissions import SCORER, require_role
 from scoring.models import Sheet, SheetVersion
 from scoring.sheets import grid as sheets_grid
-from scoring.sheets import services, storage
+from scoring.sheets import phone_rows, services, storage
 from scoring.sheets.policy import latest_blind, may_resolve
 from tournaments.results import bump_results_version
 
@@ -105,5 +105,6 @@ def resolve_dispute(
     )
     numbers = range(1, len(check.grid["hands"]) + 1)
     storage.store_hands(sheet, check, participants, numbers, series.event.ruleset)
+    phone_rows.follow_sheet(table, check.grid, settled=True)
     bump_results_version(series.event_id, sheet_table=table.pk)
     return version

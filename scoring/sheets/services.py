@@ -24,7 +24,7 @@ from rules import (
 )
 from scoring.models import Sheet, SheetVersion
 from scoring.sheets import grid as sheets_grid
-from scoring.sheets import policy
+from scoring.sheets import phone_rows, policy
 from scoring.sheets.grid import CellChange, GridCheck, GridError
 from scoring.sheets.seat_users import user_label
 from scoring.sheets.storage import RecomputeResult, next_version, recompute_event, store_hands
@@ -225,6 +225,8 @@ def save_sheet(
     version = next_version(sheet, actor, kind, check.grid, reason)
     numbers = range(1, len(check.grid["hands"]) + 1) if full else check.valid_hands
     stored = store_hands(sheet, check, participants, numbers, series.event.ruleset, new=new)
+    if not new:
+        phone_rows.follow_sheet(table, check.grid)
     if kind == SheetVersion.Kind.CORRECTION:
         bump_results_version(series.event_id, sheet_table=table.pk)
     return SaveResult(sheet, version, check, stored)

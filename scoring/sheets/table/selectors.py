@@ -26,7 +26,9 @@ class PhoneHand:
     entries: list[str]  # as written: points or cards
     points: list[int]
     running: list[int]
-    status: str  # "entered", "confirmed", "disputed" or "paper" (typed by the director)
+    # "entered", "confirmed", "disputed", "paper" (typed by the director) or "changed" (a
+    # phone's hand the director changed on the sheet page)
+    status: str
     writer: int | None
     decided_by: int | None
 
@@ -61,6 +63,12 @@ class PhoneTable:
         return self.sheet.status if self.sheet else None
 
 
+def _director_status(number: int, phones_wrote: set[int]) -> str:
+    """A hand with no current phone row: the director changed what a phone wrote
+    ("changed", scoring.sheets.phone_rows) or typed it from paper."""
+    return "changed" if number in phones_wrote else "paper"
+
+
 def seat_names(table: Table) -> list[str]:
     """The names of ``table``'s seats in seat order, as its messages name them."""
     seats = list(Seat.objects.filter(table=table).select_related("participant__player"))
@@ -77,12 +85,11 @@ def phone_table(link: TableLink) -> PhoneTable:
     view.totals = [0] * len(view.seat_names)
     if sheet is None:
         return view
-    rows = {
-        row.number: row
-        for row in TableHand.objects.filter(table=table)
-        .exclude(status=TableHand.Status.REPLACED)
-        .order_by("number", "pk")
-    }
+    rows, phones_wrote = {}, set()
+    for row in TableHand.objects.filter(table=table).order_by("number", "pk"):
+        phones_wrote.add(row.number)
+        if row.status != TableHand.Status.REPLACED:
+            rows[row.number] = row
     hands = Hand.objects.filter(sheet=sheet).prefetch_related(
         Prefetch("seats", queryset=HandSeat.objects.order_by("position"))
     )
@@ -102,7 +109,7 @@ def phone_table(link: TableLink) -> PhoneTable:
                 ],
                 points=points,
                 running=list(view.totals),
-                status=row.status if row else "paper",
+                status=row.status if row else _director_status(hand.number, phones_wrote),
                 writer=row.writer if row else None,
                 decided_by=row.decided_by if row else None,
             )
