@@ -45,7 +45,8 @@ test: $(VENV)/.dev
 	@# On every core (at most four): pytest-xdist, a test file's tests together in one worker
 	@# (their module fixtures and fixed ports stay theirs), the slowest files first
 	@# (tests/conftest.py). TEST_WORKERS=0 runs one process.
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile --no-loadscope-reorder
+	@# TEST_ARGS: more pytest options (CI's PostgreSQL pass leaves out what ran on SQLite).
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile --no-loadscope-reorder $(TEST_ARGS)
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check --fix .

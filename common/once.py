@@ -1,11 +1,13 @@
 """A create form sent twice creates one object.
 
-A double click, the browser's "send again" or Back and Save on a form that was saved: the
-same form with the same values arrives again. Each create form carries a random token
-(``SubmitsOnce``); the first request that sends it with a set of values claims the token in
-the cache, the object it creates is remembered there, and a request with the same token and
-the same values is sent to that object instead of making a second one (``Once``). Changed
-values are a new submission: Back, a new name, Save makes a second object, as the user meant.
+A second click while the first is on its way, a retry after an answer lost to the network, a
+page the browser kept and shows again on Back: the same form with the same values arrives
+again. Each create form carries a random token (``SubmitsOnce``); the first request that
+sends it with a set of values claims the token in the cache, the object it creates is
+remembered there, and a request with the same token and the same values is sent to that
+object instead of making a second one (``Once``). Changed values are a new submission (Back,
+a new name, Save makes a second object, as the user meant), and so is a form the browser
+loads afresh: its token is new.
 
 The cache is the one the app servers share (Redis on a server, the hall's own process memory
 on the laptop), so two servers see each other's claim. Domain-free: no app is imported here.
