@@ -127,8 +127,9 @@ def _key(request, form) -> str | None:
         return None
     digest = hashlib.sha256()
     digest.update(f"{getattr(request.user, 'pk', None)}\0{request.path}\0".encode())
+    getlist = getattr(form.data, "getlist", lambda name: [form.data[name]])  # QueryDict or dict
     for name in sorted(form.data.keys()):
         if name not in _NOT_VALUES:
-            for value in form.data.getlist(name):
+            for value in getlist(name):
                 digest.update(f"{name}\0{value}\0".encode())
     return f"once:{digest.hexdigest()}"
