@@ -9,8 +9,6 @@ save left as it was keeps its row. Resolving a disputed sheet settles every hand
 
 from __future__ import annotations
 
-from django.db.models import Q
-
 from scoring.models import TableHand
 from scoring.sheets.grid import diff_grids
 from tournaments.models import Table
@@ -18,9 +16,15 @@ from tournaments.models import Table
 Status = TableHand.Status
 
 
+def current_rows(table: Table) -> dict[int, TableHand]:
+    """The live phone row of each hand number (replaced rows are history)."""
+    rows = TableHand.objects.filter(table=table).exclude(status=Status.REPLACED)
+    return {row.number: row for row in rows.order_by("number", "pk")}
+
+
 def follow_sheet(table: Table, grid: dict, *, settled: bool = False) -> None:
     """Bring ``table``'s current phone rows in line with ``grid``, the sheet as just stored."""
-    rows = list(TableHand.objects.filter(table=table).exclude(status=Status.REPLACED))
+    rows = current_rows(table).values()
     if not rows:
         return
     hands = grid["hands"]
@@ -33,6 +37,6 @@ def follow_sheet(table: Table, grid: dict, *, settled: bool = False) -> None:
         TableHand.objects.filter(pk__in=changed).update(status=Status.REPLACED)
     if settled and kept:
         # The director decided the sheet: what stayed as a phone wrote it stands confirmed.
-        TableHand.objects.filter(pk__in=kept).filter(
-            Q(status=Status.ENTERED) | Q(status=Status.DISPUTED)
-        ).update(status=Status.CONFIRMED)
+        TableHand.objects.filter(pk__in=kept, status__in=[Status.ENTERED, Status.DISPUTED]).update(
+            status=Status.CONFIRMED
+        )

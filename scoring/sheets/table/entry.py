@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from clubs.permissions import ORGANISER, require_role
 from scoring.models import Sheet, SheetVersion, TableHand, TableLink
 from scoring.sheets import grid as sheets_grid
-from scoring.sheets import services, storage
+from scoring.sheets import phone_rows, services, storage
 from scoring.sheets.policy import latest_blind
 from scoring.sheets.table.links import require_open, seat_user
 from tournaments.results import announce_change, bump_results_version
@@ -64,10 +64,7 @@ def _content_grid(sheet: Sheet | None) -> dict:
     return copy.deepcopy(version.grid) if version else sheets_grid.empty_grid()
 
 
-def _current_rows(table) -> dict[int, TableHand]:
-    """The live phone row of each hand number (replaced rows are history)."""
-    rows = TableHand.objects.filter(table=table).exclude(status=TableHand.Status.REPLACED)
-    return {row.number: row for row in rows.order_by("number", "pk")}
+_current_rows = phone_rows.current_rows
 
 
 def _refuse_closed_sheet(sheet: Sheet | None) -> None:
