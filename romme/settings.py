@@ -125,6 +125,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A GET of a button's address: the German page instead of the browser's bare 405.
+    "romme.button_addresses.ButtonAddressMiddleware",
     "common.safety.HostileInputMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
