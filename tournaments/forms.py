@@ -162,6 +162,10 @@ class ParticipantListForm(forms.Form):
 
     text = forms.CharField(
         label=_("Player numbers or names, one per line"),
+        help_text=_(
+            "A family name alone is enough where one player has it, or one member of the "
+            "event's club."
+        ),
         required=False,
         max_length=50_000,
         widget=forms.Textarea(attrs={"rows": 6}),

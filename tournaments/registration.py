@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
@@ -63,11 +64,14 @@ def register_players(actor, event: Event, player_ids, *, checked_in: bool = True
     return result
 
 
-def resolve_lines(text: str) -> tuple[list[int], list[str]]:
-    """Player ids for a pasted list: one player per line, by number or by full name.
+def resolve_lines(text: str, club_id: int | None = None) -> tuple[list[int], list[str]]:
+    """Player ids for a pasted list: one player per line, by number, by full name, or by
+    family name alone (a club evening's list is often written so).
 
-    A line matching no player, or a name shared by several players, becomes a problem
-    naming the line; numbers are exact, names match whatever the case.
+    Numbers are exact, names match whatever the case. A family name shared by several
+    players stands for the one of them who is a member of `club_id` (the event's club),
+    if exactly one is. A line matching no player, or several, becomes a problem naming the
+    line (and, for a family name, the players it could mean).
     """
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line]
@@ -84,6 +88,9 @@ def resolve_lines(text: str) -> tuple[list[int], list[str]]:
     by_name: dict[str, list[int]] = {}
     for pk, key in Player.objects.filter(name_key__in=wanted_names).values_list("pk", "name_key"):
         by_name.setdefault(key, []).append(pk)
+    by_family = _by_family_name(
+        {_family_key(line) for _n, line in lines if line not in by_number} - set(by_name)
+    )
     ids = []
     for number, line in lines:
         if line in by_number:
@@ -97,12 +104,55 @@ def resolve_lines(text: str) -> tuple[list[int], list[str]]:
                 _("Line %(line)d “%(text)s”: %(count)d players have this name; use the number.")
                 % {"line": number, "text": line, "count": len(matches)}
             )
+        elif family := by_family.get(_family_key(line), []):
+            members = [player for player in family if player.current_club_id == club_id]
+            if len(family) == 1 or len(members) == 1:
+                ids.append((family if len(family) == 1 else members)[0].pk)
+            else:
+                shown = ", ".join(
+                    f"{p.given_name} {p.family_name} ({p.player_number})" for p in family[:5]
+                )
+                problems.append(
+                    _(
+                        "Line %(line)d “%(text)s”: %(count)d players have this family name "
+                        "(%(players)s); write the given name too, or the number."
+                    )
+                    % {
+                        "line": number,
+                        "text": line,
+                        "count": len(family),
+                        "players": shown + (", …" if len(family) > 5 else ""),
+                    }
+                )
         else:
             problems.append(
                 _("Line %(line)d “%(text)s”: no player with this number or name.")
                 % {"line": number, "text": line}
             )
     return ids, problems
+
+
+def _family_key(line: str) -> str:
+    """A line read as a family name alone ("Müller", "von der Heide", "Müller,")."""
+    return " ".join(line.removesuffix(",").split()).casefold()
+
+
+def _by_family_name(keys: set[str]) -> dict[str, list[Player]]:
+    """The players whose family name is each key (the end of their name key), in German
+    order, with their current club; a hundred keys a query."""
+    found: dict[str, list[Player]] = {}
+    keys = sorted(key for key in keys if key and "," not in key)
+    for start in range(0, len(keys), 100):
+        chunk = keys[start : start + 100]
+        ends = Q()
+        for key in chunk:
+            ends |= Q(name_key__endswith=f" {key}")
+        players = Player.objects.filter(ends).with_current_club().order_by("sort_key")
+        for player in players:
+            family = " ".join(player.family_name.split()).casefold()
+            if family in chunk:
+                found.setdefault(family, []).append(player)
+    return found
 
 
 def _name_key(line: str) -> str:
@@ -116,7 +166,7 @@ def _name_key(line: str) -> str:
 @transaction.atomic
 def register_list(actor, event: Event, text: str, *, checked_in: bool = True) -> BulkResult:
     require_role(actor, event.club, ORGANISER)
-    ids, problems = resolve_lines(text)
+    ids, problems = resolve_lines(text, event.club_id)
     result = register_players(actor, event, ids, checked_in=checked_in)
     result.problems[:0] = problems
     return result

@@ -51,6 +51,40 @@ def test_a_pasted_list_by_number_and_name_reports_each_unknown_line(event_a, org
     assert "Line 5" in result.problems[1] and "Niemand" in result.problems[1]
 
 
+def test_a_family_name_alone_finds_the_one_player_or_the_one_club_member(
+    event_a, organiser_a, club_a, club_b
+):
+    heide = PlayerFactory(given_name="Hans", family_name="von der Heide", player_number="D-7")
+    PlayerFactory(given_name="Ute", family_name="Heide", player_number="D-8")
+    ours = MembershipFactory(
+        club=club_a, player=PlayerFactory(given_name="Anna", family_name="Müller")
+    ).player
+    MembershipFactory(club=club_b, player=PlayerFactory(given_name="Bernd", family_name="Müller"))
+    for given in ("Carl", "Dora"):  # two of them in another club: the line names both
+        MembershipFactory(club=club_b, player=PlayerFactory(given_name=given, family_name="Weiß"))
+    text = "VON DER HEIDE\nmüller,\nWeiß\nSchulze\n"
+    result = registration.register_list(organiser_a, event_a, text)
+    assert {p.pk for p in result.registered} == {heide.pk, ours.pk}
+    assert len(result.problems) == 2
+    weiss, unknown = result.problems
+    assert "Line 3" in weiss and "2 players have this family name" in weiss
+    assert "Carl Weiß (" in weiss and "Dora Weiß (" in weiss
+    assert "Line 4" in unknown and "no player" in unknown
+
+
+def test_the_family_name_message_in_german(event_a, organiser_a, club_b):
+    from django.utils import translation
+
+    for given in ("Carl", "Dora"):
+        MembershipFactory(club=club_b, player=PlayerFactory(given_name=given, family_name="Weiß"))
+    with translation.override("de"):
+        result = registration.register_list(organiser_a, event_a, "weiß")
+    assert result.problems[0].startswith(
+        "Zeile 1 „weiß“: 2 Spieler haben diesen Nachnamen (Carl Weiß ("
+    )
+    assert result.problems[0].endswith("bitte auch den Vornamen oder die Nummer angeben.")
+
+
 def test_all_active_members_of_a_club(client, event_a, organiser_a, club_a, club_b):
     active = [MembershipFactory(club=club_b).player for _ in range(4)]
     inactive = MembershipFactory(club=club_b, player=PlayerFactory(active=False)).player
