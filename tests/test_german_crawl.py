@@ -210,3 +210,37 @@ def test_every_form_field_has_a_label(client, club_a, german_event):
             found[url] = parser.unlabelled()
     assert found == {}
     assert any("/players/" in url and url != "/players/" for url in pages)
+
+
+class _References(HTMLParser):
+    """Every id on a page and every id an aria-describedby or aria-labelledby names."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.named = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        for name in ("aria-describedby", "aria-labelledby"):
+            self.named += [(name, ref) for ref in (attrs.get(name) or "").split()]
+
+    def dangling(self):
+        return [(name, ref) for name, ref in self.named if ref not in self.ids]
+
+
+def test_every_description_a_field_names_is_on_its_page(client, club_a, german_event):
+    """A help text under a field is read with it (Django names `<id>_helptext`)."""
+    organiser = user_with_role(club_a, "organiser", username="leitung")
+    client.force_login(organiser)
+    pages, _downloads = _crawl(client, ["/", german_event.get_absolute_url(), "/players/"])
+    found, described = {}, 0
+    for url, body in pages.items():
+        parser = _References()
+        parser.feed(body)
+        described += sum(1 for name, _ref in parser.named if name == "aria-describedby")
+        if parser.dangling():
+            found[url] = parser.dangling()[:3]
+    assert found == {}
+    assert described > 5
