@@ -4,7 +4,8 @@
   ``OverflowError``; NUL bytes and other control characters in any submitted text are
   refused with a 400 page that says so.
 * :func:`safe_next`: every ``next`` parameter goes through
-  ``url_has_allowed_host_and_scheme`` (no ``javascript:``, no other host).
+  ``url_has_allowed_host_and_scheme`` (no ``javascript:``, no other host); so does the
+  ``Referer`` an error page links back to (:func:`safe_referer`).
 * :class:`PlausibleDatesMixin`: dates on forms within sensible bounds.
 """
 
@@ -68,6 +69,16 @@ def safe_next(request, fallback: str) -> str:
     ):
         return target
     return fallback
+
+
+def safe_referer(request) -> str:
+    """The page the request came from if it is on this site, else "" (a link back on an
+    error page never leads elsewhere)."""
+    referer = request.headers.get("Referer", "")
+    safe = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return referer if safe else ""
 
 
 def validate_plausible_date(value: dt.date) -> None:

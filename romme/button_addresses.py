@@ -6,7 +6,8 @@ reloaded after a form was sent, a bookmark, or a tab a phone opens again. The an
 leads back to the page the form was on."""
 
 from django.shortcuts import render
-from django.utils.http import url_has_allowed_host_and_scheme
+
+from common.safety import safe_referer
 
 
 class ButtonAddressMiddleware:
@@ -22,10 +23,6 @@ class ButtonAddressMiddleware:
             or "application/json" in request.headers.get("Accept", "")
         ):
             return response
-        referer = request.headers.get("Referer", "")
-        safe = url_has_allowed_host_and_scheme(
-            referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        )
-        page = render(request, "405.html", {"back": referer if safe else ""}, status=405)
+        page = render(request, "405.html", {"back": safe_referer(request)}, status=405)
         page["Allow"] = response["Allow"]
         return page

@@ -5,11 +5,11 @@ from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs.permissions import clubs_with_role
+from common.safety import safe_referer
 from common.version import __version__
 from hall import selectors as hall_selectors
 
@@ -60,11 +60,7 @@ def csrf_failure(request, reason=""):
     if "application/json" in request.headers.get("Accept", ""):
         body = {"stale_page": True, "message": said("de"), "message_en": said("en")}
         return JsonResponse(body, status=403)
-    referer = request.headers.get("Referer", "")
-    safe = url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return render(request, "403_csrf.html", {"again": referer if safe else ""}, status=403)
+    return render(request, "403_csrf.html", {"again": safe_referer(request)}, status=403)
 
 
 def doctor(request):

@@ -105,9 +105,12 @@ def resolve_lines(text: str, club_id: int | None = None) -> tuple[list[int], lis
                 % {"line": number, "text": line, "count": len(matches)}
             )
         elif family := by_family.get(_family_key(line), []):
-            members = [player for player in family if player.current_club_id == club_id]
-            if len(family) == 1 or len(members) == 1:
-                ids.append((family if len(family) == 1 else members)[0].pk)
+            # Several: the event's club's member, where only one of them is.
+            chosen = (
+                family if len(family) == 1 else [p for p in family if p.current_club_id == club_id]
+            )
+            if len(chosen) == 1:
+                ids.append(chosen[0].pk)
             else:
                 shown = ", ".join(
                     f"{p.given_name} {p.family_name} ({p.player_number})" for p in family[:5]

@@ -64,9 +64,6 @@ def _content_grid(sheet: Sheet | None) -> dict:
     return copy.deepcopy(version.grid) if version else sheets_grid.empty_grid()
 
 
-_current_rows = phone_rows.current_rows
-
-
 def _refuse_closed_sheet(sheet: Sheet | None) -> None:
     if sheet is None:
         return
@@ -120,7 +117,7 @@ def enter_hand(
     hands = grid["hands"]
     while hands and sheets_grid.hand_is_blank(hands[-1]):
         hands.pop()
-    rows = _current_rows(table)
+    rows = phone_rows.current_rows(table)
     if number is None:
         number = len(hands) + 1
         if append_as is not None and append_as != number:
@@ -200,7 +197,7 @@ def confirm_hands(link: TableLink, seat: int, numbers: list[int] | None = None) 
     link, table, sheet = _locked(link)
     _refuse_closed_sheet(sheet)
     _check_seat(table, seat)
-    rows = _current_rows(table)
+    rows = phone_rows.current_rows(table)
     wanted = rows.keys() if numbers is None else numbers
     pending = [
         rows[n]
@@ -214,7 +211,7 @@ def confirm_hands(link: TableLink, seat: int, numbers: list[int] | None = None) 
         row.status, row.decided_by, row.decided_at = TableHand.Status.CONFIRMED, seat, now
         row.save(update_fields=["status", "decided_by", "decided_at"])
     if pending:
-        _confirm_sheet_if_done(table, sheet, _current_rows(table), seat)
+        _confirm_sheet_if_done(table, sheet, phone_rows.current_rows(table), seat)
     return len(pending)
 
 
@@ -252,7 +249,7 @@ def dispute_hand(link: TableLink, seat: int, number: int, hand: dict) -> SheetVe
     link, table, sheet = _locked(link)
     _refuse_closed_sheet(sheet)
     participants = _check_seat(table, seat)
-    rows = _current_rows(table)
+    rows = phone_rows.current_rows(table)
     row = rows.get(number)
     if row is None or sheet is None:
         raise ValidationError(_("There is no hand %(hand)d yet.") % {"hand": number})
@@ -312,7 +309,7 @@ def settle_hand(actor, table, number: int, take: str) -> SheetVersion:
     now = timezone.now()
     sheet.status = Sheet.Status.ENTERED if full else Sheet.Status.DRAFT
     if full and sheet.entered_by_id is None:
-        last = _current_rows(table).get(len(grid["hands"]))
+        last = phone_rows.current_rows(table).get(len(grid["hands"]))
         sheet.entered_by = seat_user(table, last.writer if last else row.writer)
         sheet.entered_at = now
     sheet.resolved_by, sheet.resolved_at = actor, now
@@ -321,6 +318,6 @@ def settle_hand(actor, table, number: int, take: str) -> SheetVersion:
     storage.store_hands(sheet, check, participants, numbers, series.event.ruleset)
     row.status = TableHand.Status.CONFIRMED
     row.save(update_fields=["status"])
-    if not _confirm_sheet_if_done(table, sheet, _current_rows(table), row.decided_by):
+    if not _confirm_sheet_if_done(table, sheet, phone_rows.current_rows(table), row.decided_by):
         announce_change(series.event_id, sheet_table=table.pk)
     return version
