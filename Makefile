@@ -1,5 +1,9 @@
 # Two commands: `make run` and `make test`. Everything else is a helper for them.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The system's Python 3.11 before one found on PATH: a distribution builds it with
+# profile-guided optimisation, pyenv by default without, and the prints took 9-24 % less
+# CPU on Debian's (docs/performance-log.md, session 42). Only where it can make a venv.
+SYSTEM_PYTHON := $(shell /usr/bin/python3.11 -c "import ensurepip, venv" 2>/dev/null && echo /usr/bin/python3.11)
+PYTHON ?= $(or $(SYSTEM_PYTHON),$(shell command -v python3.11 || command -v python3))
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
