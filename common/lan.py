@@ -179,13 +179,33 @@ def points_to_this_machine(url: str) -> bool:
     return host in LOCAL_NAMES or host.endswith(".localhost") or host == "0.0.0.0"
 
 
+# What `--listen` means by "every address of this machine".
+ALL_ADDRESSES = frozenset({"", "0.0.0.0", "::", "*"})
+
+
+def laptop_url(port: int, listen: str = "") -> str:
+    """The address the director's own browser opens: 127.0.0.1 while the hall listens on
+    every address, else the one address it listens on (nothing answers at 127.0.0.1 when
+    the hall listens on 192.168.1.5 only)."""
+    host = "127.0.0.1" if listen in ALL_ADDRESSES else listen
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
 def allowed_hosts() -> set[str]:
     """Host names a request may carry in the hall: localhost and the laptop's addresses
-    now, plus HALL_URL's host (a fixed address on a travel router)."""
+    now, HALL_URL's host (a fixed address on a travel router) and the one address the hall
+    listens on, if it was given one."""
     found = hall_address()
     hosts = set(LOCAL_NAMES) | set(found.addresses)
     if found.host:
         hosts.add(found.host)
+    listen = getattr(settings, "HALL_LISTEN", "")
+    if listen not in ALL_ADDRESSES:
+        hosts.add(listen.casefold())
+        if ":" in listen:
+            hosts.add(f"[{listen.casefold()}]")
     return hosts
 
 

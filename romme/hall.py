@@ -99,6 +99,7 @@ def _environment(args: argparse.Namespace, folder: Path) -> None:
     os.environ["HALL_MODE"] = "1"
     os.environ["ROMME_DATA"] = str(folder)
     os.environ["HALL_PORT"] = str(args.port)
+    os.environ["HALL_LISTEN"] = args.listen
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "romme.settings")
     os.environ.pop("DEBUG", None)
     os.environ.pop("DATABASE_URL", None)  # the hall's database is the data folder's SQLite
@@ -261,7 +262,7 @@ def _banner(port: int, listen: str) -> None:
     from common.version import __version__
 
     _say(f"Rommé Ledger {__version__} im Saal")
-    _say(f"  Am Laptop:   http://127.0.0.1:{port}/")
+    _say(f"  Am Laptop:   {lan.laptop_url(port, listen)}")
     if found.url:
         _say(f"  Handys:      {found.url}")
         for other in found.others:
@@ -275,13 +276,15 @@ def _banner(port: int, listen: str) -> None:
     _say("")
 
 
-def _first_start_hint(port: int) -> None:
+def _first_start_hint(port: int, listen: str) -> None:
     from django.contrib.auth import get_user_model
+
+    from common import lan
 
     if not get_user_model().objects.exists():
         _say(
-            f"Erster Start: Öffnen Sie http://127.0.0.1:{port}/ an diesem Laptop und legen Sie "
-            "das Konto der Turnierleitung und den Verein an."
+            f"Erster Start: Öffnen Sie {lan.laptop_url(port, listen)} an diesem Laptop und "
+            "legen Sie das Konto der Turnierleitung und den Verein an."
         )
 
 
@@ -421,9 +424,11 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
                 f"Sonst einen anderen Port wählen: romme-ledger hall --port 8001"
             )
         _banner(args.port, args.listen)
-        _first_start_hint(args.port)
+        _first_start_hint(args.port, args.listen)
         if not args.no_browser and not os.environ.get("CI"):
-            webbrowser.open(f"http://127.0.0.1:{args.port}/")
+            from common import lan
+
+            webbrowser.open(lan.laptop_url(args.port, args.listen))
         try:
             _go_on()
             server.run()  # returns on Ctrl+C (waitress takes the KeyboardInterrupt)

@@ -46,6 +46,8 @@ HALL_DATA_DIR = datafolder.resolve() if HALL_MODE else None
 # should use (a fixed address on a travel router); otherwise it is found at run time.
 HALL_URL = os.environ.get("HALL_URL", "").strip()
 HALL_PORT = int(os.environ.get("HALL_PORT", "8000"))
+# The one address `romme.hall --listen` was given ("0.0.0.0": every address).
+HALL_LISTEN = os.environ.get("HALL_LISTEN", "").strip()
 # Loopback aliases that the hall mode treats as another device (a phone), for tests only:
 # a test talks to the laptop from 127.0.0.3 and must be refused the director's pages.
 HALL_OTHER_DEVICES = env_list("HALL_OTHER_DEVICES")

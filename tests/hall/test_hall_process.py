@@ -36,11 +36,11 @@ def _env(**extra) -> dict:
     return env
 
 
-def _start(folder: Path, port: int, **extra) -> subprocess.Popen:
+def _start(folder: Path, port: int, listen: str = "127.0.0.1", **extra) -> subprocess.Popen:
     """The hall in a process group of its own, as a console window gives it."""
     command = [sys.executable, "-m", "romme.hall", "--data", str(folder), "--port", str(port)]
     return subprocess.Popen(
-        [*command, "--no-browser", "--listen", "127.0.0.1"],
+        [*command, "--no-browser", "--listen", listen],
         cwd=ROOT,
         env=_env(**extra),
         stdin=subprocess.DEVNULL,
@@ -51,13 +51,15 @@ def _start(folder: Path, port: int, **extra) -> subprocess.Popen:
     )
 
 
-def _wait_until_up(process: subprocess.Popen, port: int, seconds: float = 60) -> None:
+def _wait_until_up(
+    process: subprocess.Popen, port: int, seconds: float = 60, address: str = "127.0.0.1"
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise AssertionError(f"the hall ended: {process.stdout.read()}")
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            urllib.request.urlopen(f"http://{address}:{port}/healthz", timeout=2)
             return
         except urllib.error.HTTPError:
             return  # it answers (503 until the worker has taken a task is fine)
@@ -93,8 +95,8 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def _get(port: int, path: str, host: str | None = None):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+def _get(port: int, path: str, host: str | None = None, address: str = "127.0.0.1"):
+    request = urllib.request.Request(f"http://{address}:{port}{path}")
     if host:
         request.add_header("Host", host)
     opener = urllib.request.build_opener(_NoRedirect)
@@ -199,6 +201,28 @@ def test_a_second_hall_on_the_same_folder_is_refused(hall):
     assert "Datenordner:" not in second.stdout
     assert _listing(folder) == [name for name in before if name != "hall.log"]
     assert process.poll() is None and _get(port, "/")[0] == 302  # the first one runs on
+
+
+def test_a_hall_on_one_address_names_that_address_and_answers_on_it(tmp_path, migrated):
+    """`--listen` with one address (a laptop that should answer on the hall's network only):
+    nothing answers at 127.0.0.1, so the banner, the first-start hint and the browser all
+    name the address it listens on, and a request to it is no unknown host."""
+    port = next(PORTS)
+    folder = tmp_path / "daten"
+    shutil.copytree(migrated, folder)
+    process = _start(folder, port, listen="127.0.0.3")
+    try:
+        _wait_until_up(process, port, address="127.0.0.3")
+        status, headers, _body = _get(port, "/", host=f"127.0.0.3:{port}", address="127.0.0.3")
+        assert status == 302 and headers["Location"].startswith("/hall/setup/")
+        with pytest.raises(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+    finally:
+        _stop(process)
+    output = process.stdout.read()
+    assert f"Am Laptop:   http://127.0.0.3:{port}/" in output
+    assert f"Erster Start: Öffnen Sie http://127.0.0.3:{port}/ an diesem Laptop" in output
+    assert "127.0.0.1" not in output
 
 
 def test_a_folder_that_cannot_be_written_is_refused_before_anything_starts(tmp_path):

@@ -55,6 +55,19 @@ def test_hall_url_wins(hall_mode, settings):
     assert "10.10.0.1" in lan.allowed_hosts()
 
 
+def test_the_laptops_own_url_follows_the_listen_address(hall_mode, settings):
+    assert lan.laptop_url(8000) == "http://127.0.0.1:8000/"
+    assert lan.laptop_url(8000, "0.0.0.0") == "http://127.0.0.1:8000/"
+    assert lan.laptop_url(8000, "::") == "http://127.0.0.1:8000/"
+    assert lan.laptop_url(8001, "192.168.1.23") == "http://192.168.1.23:8001/"
+    assert lan.laptop_url(8001, "fe80::1") == "http://[fe80::1]:8001/"
+    assert "127.0.0.3" not in lan.allowed_hosts()
+    settings.HALL_LISTEN = "127.0.0.3"  # one address that is not among the laptop's LAN ones
+    assert "127.0.0.3" in lan.allowed_hosts()
+    settings.HALL_LISTEN = "0.0.0.0"
+    assert "0.0.0.0" not in lan.allowed_hosts()
+
+
 def test_without_network_the_url_is_empty(hall_mode, network):
     network[:] = [Interface("lo", "127.0.0.1", True)]
     assert lan.hall_address(fresh=True).url == ""
