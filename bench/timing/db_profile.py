@@ -3,6 +3,7 @@
     python -m bench db-profile                      # SQLite
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme_bench python -m bench db-profile
     python -m bench db-profile --explain            # also EXPLAIN ANALYZE the slowest queries
+    python -m bench db-profile --queries            # every query of each path, with its time
 
 Builds the large event and the season (bench.rigs.datasets) on a fresh database, then for every
 read path of the timing table (standings pages, public page, hall display, JSON, season
@@ -93,6 +94,7 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE (PostgreSQL)")
     parser.add_argument("--only", help="comma-separated read paths (substring match)")
+    parser.add_argument("--queries", action="store_true", help="every query of the last request")
     args = parser.parse_args(argv)
     database = setup_django()
     try:
@@ -143,7 +145,7 @@ def _run(database: str, args) -> int:
         wanted = [w.strip() for w in args.only.split(",")]
         paths = {k: v for k, v in paths.items() if any(w in k for w in wanted)}
 
-    timing, profile_rows, slowest = [], [], {}
+    timing, profile_rows, slowest, every = [], [], {}, {}
     for label, path in paths.items():
         for _ in range(3):
             assert client.get(path).status_code == 200, path
@@ -162,6 +164,7 @@ def _run(database: str, args) -> int:
         server_ms = None if server_start is None or server_end is None else (
             (server_end - server_start) / args.runs)  # fmt: skip
         slowest[label] = max(clock.queries, key=lambda q: q[0])
+        every[label] = list(clock.queries)
         wall_ms, cpu_ms = statistics.median(walls), statistics.median(cpus)
         timing.append((label, wall_ms, cpu_ms, wall_ms - cpu_ms, statistics.median(in_execute),
                        len(clock.queries), server_ms))  # fmt: skip
@@ -195,6 +198,11 @@ def _run(database: str, args) -> int:
     print("\nSlowest query of each path (last request):")
     for label, (seconds, sql, _params) in slowest.items():
         print(f"- {label}: {seconds * 1000:.1f} ms: {sql[:160]}")
+    if args.queries:
+        for label, queries in every.items():
+            print(f"\nEvery query, {label} (last request):")
+            for seconds, sql, _params in queries:
+                print(f"  {seconds * 1000:6.2f} ms  {' '.join(sql.split())[:150]}")
     if args.explain and connection.vendor == "postgresql":
         for label, (_seconds, sql, params) in slowest.items():
             with connection.cursor() as cursor:
