@@ -135,6 +135,10 @@ def _detect() -> HallAddress:
     if not addresses:
         return HallAddress(url="")
     port = _port()
+    listen = getattr(settings, "HALL_LISTEN", "")
+    if listen in addresses:
+        # `--listen` with one of the laptop's addresses: nothing answers on the others.
+        return HallAddress(url=f"http://{listen}:{port}", addresses=addresses)
     urls = tuple(f"http://{address}:{port}" for address in addresses)
     return HallAddress(url=urls[0], addresses=addresses, others=urls[1:])
 

@@ -33,6 +33,7 @@ def hall_mode(settings, tmp_path, network):
     settings.HALL_DATA_DIR = tmp_path
     settings.HALL_URL = ""
     settings.HALL_PORT = 8000
+    settings.HALL_LISTEN = ""
     settings.HALL_OTHER_DEVICES = ["127.0.0.3"]
     settings.ALLOWED_HOSTS = ["*"]
     flags.forget()

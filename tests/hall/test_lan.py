@@ -68,6 +68,13 @@ def test_the_laptops_own_url_follows_the_listen_address(hall_mode, settings):
     assert "0.0.0.0" not in lan.allowed_hosts()
 
 
+def test_a_hall_listening_on_one_lan_address_gives_the_phones_that_one(hall_mode, settings):
+    settings.HALL_LISTEN = "172.17.0.1"  # not the likeliest address, but the one answering
+    found = lan.hall_address(fresh=True)
+    assert found.url == "http://172.17.0.1:8000" and found.others == ()
+    assert "192.168.1.23" in lan.allowed_hosts()  # still the laptop's own address
+
+
 def test_without_network_the_url_is_empty(hall_mode, network):
     network[:] = [Interface("lo", "127.0.0.1", True)]
     assert lan.hall_address(fresh=True).url == ""
