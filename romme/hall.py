@@ -254,7 +254,7 @@ def stop_children(children: list[Child], seconds: float = 10.0) -> None:
 # ----- the hall -----------------------------------------------------------------------------
 
 
-def _banner(port: int, listen: str) -> None:
+def _banner(laptop: str, listen: str) -> None:
     from common import lan
 
     found = lan.hall_address(fresh=True)
@@ -262,7 +262,7 @@ def _banner(port: int, listen: str) -> None:
     from common.version import __version__
 
     _say(f"Rommé Ledger {__version__} im Saal")
-    _say(f"  Am Laptop:   {lan.laptop_url(port, listen)}")
+    _say(f"  Am Laptop:   {laptop}")
     if found.url:
         _say(f"  Handys:      {found.url}")
         for other in found.others:
@@ -276,15 +276,13 @@ def _banner(port: int, listen: str) -> None:
     _say("")
 
 
-def _first_start_hint(port: int, listen: str) -> None:
+def _first_start_hint(laptop: str) -> None:
     from django.contrib.auth import get_user_model
-
-    from common import lan
 
     if not get_user_model().objects.exists():
         _say(
-            f"Erster Start: Öffnen Sie {lan.laptop_url(port, listen)} an diesem Laptop und "
-            "legen Sie das Konto der Turnierleitung und den Verein an."
+            f"Erster Start: Öffnen Sie {laptop} an diesem Laptop und legen Sie das Konto der "
+            "Turnierleitung und den Verein an."
         )
 
 
@@ -423,12 +421,14 @@ def _serve(args: argparse.Namespace, folder: Path) -> int:
                 f"Port {args.port} ist belegt ({error.strerror}). Läuft Rommé Ledger schon? "
                 f"Sonst einen anderen Port wählen: romme-ledger hall --port 8001"
             )
-        _banner(args.port, args.listen)
-        _first_start_hint(args.port, args.listen)
-        if not args.no_browser and not os.environ.get("CI"):
-            from common import lan
+        from common import lan
 
-            webbrowser.open(lan.laptop_url(args.port, args.listen))
+        # The director's own browser: where this hall answers on this laptop.
+        laptop = lan.laptop_url(args.port, args.listen)
+        _banner(laptop, args.listen)
+        _first_start_hint(laptop)
+        if not args.no_browser and not os.environ.get("CI"):
+            webbrowser.open(laptop)
         try:
             _go_on()
             server.run()  # returns on Ctrl+C (waitress takes the KeyboardInterrupt)
