@@ -34,7 +34,7 @@ from django.utils.html import escape
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from common.gc_tuning import cycle_collection_paused
+from scoring.exports.formats.weasy import write_pdf
 from scoring.exports.tables import Progress
 
 # A made-up origin: relative and `/static/` URLs in the templates resolve against it, and
@@ -265,16 +265,10 @@ def render_pdf(html: str, *, progress: Progress | None = None, expected_pages: i
         if progress:
             progress(state["done"], max(total, state["done"]), "page")
 
-    # Layout makes hundreds of thousands of boxes: the collector's walks over them while
-    # they live were a fifth of a long print's time. Some are in reference cycles (about
-    # 100,000 objects a standings part), collected once afterwards (docs/performance-log.md).
-    with layout_progress(on_page if progress else None), cycle_collection_paused():
+    with layout_progress(on_page if progress else None):
         html, options = with_print_css(html)
-        document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher()).render(
-            **options
-        )
-        pages = len(document.pages)
-        data = document.write_pdf()
+        document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher())
+        data, pages = write_pdf(document, options)
     if progress:
         progress(pages, pages, "page")
     return data

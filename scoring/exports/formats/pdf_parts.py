@@ -83,14 +83,12 @@ def _render_part(html: str, css: str = NO_PAGE_NUMBER_CSS) -> bytes:
     """In a worker: one part's PDF, without the page number unless `css` draws it."""
     from weasyprint import CSS, HTML
 
-    from common.gc_tuning import cycle_collection_paused
     from scoring.exports.formats.pdf import BASE_URL, make_url_fetcher, with_print_css
+    from scoring.exports.formats.weasy import write_pdf
 
     html, options = with_print_css(html, [CSS(string=css)])
-    fetcher = make_url_fetcher()
-    with cycle_collection_paused():  # as in formats.pdf.render_pdf
-        document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(**options)
-        return document.write_pdf()
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=make_url_fetcher())
+    return write_pdf(document, options)[0]
 
 
 _warm = False

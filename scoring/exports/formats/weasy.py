@@ -1,0 +1,65 @@
+"""One WeasyPrint document laid out and written, its boxes freed as soon as it is written.
+
+A print's layout makes some 130,000 objects a part (boxes, styles, text layouts), and
+WeasyPrint ties them into reference cycles: the layout context holds its own image getter
+(`functools.partial(…, context=self)`), and each table's columns their cell getters, closures
+over the table. Every box hangs off one of those, so reference counting freed none of them
+and the cyclic collector had to walk them all, once while they lived and again to free them:
+18 % of a standings part's CPU (docs/performance-log.md, session 48). Written, the document
+is no longer needed; cutting those two links lets reference counting free the whole tree at
+once, and the collector, paused during the layout, finds almost nothing left.
+tests/exports/test_weasy.py holds the cyclic garbage of our prints under a limit, so that a
+new WeasyPrint with another cycle shows here.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from weasyprint import DEFAULT_OPTIONS, HTML, Document
+from weasyprint.formatting_structure.boxes import TableBox
+
+from common.gc_tuning import cycle_collection_paused
+
+_contexts = threading.local()
+
+
+class _Document(Document):
+    """WeasyPrint's document, remembering the layout context it builds (this thread's)."""
+
+    @classmethod
+    def _build_layout_context(cls, *args, **kwargs):
+        context = super()._build_layout_context(*args, **kwargs)
+        _contexts.last = context
+        return context
+
+
+def write_pdf(html: HTML, options: dict) -> tuple[bytes, int]:
+    """The PDF of ``html`` (``options`` as for `HTML.render`) and its number of pages."""
+    options = {**DEFAULT_OPTIONS, **options}
+    fonts = options.pop("font_config", None)
+    with cycle_collection_paused():
+        _contexts.last = None
+        try:
+            document = _Document._render(html, fonts, None, None, options)  # as HTML.render
+            data, pages = document.write_pdf(), len(document.pages)
+            _cut_cycles(document, _contexts.last)
+            del document  # freed here, before the collector runs again
+        finally:
+            _contexts.last = None
+    return data, pages
+
+
+def _cut_cycles(document: Document, context) -> None:
+    if context is not None:  # (its image getter and the SVG images it made refer to it)
+        context.__dict__.clear()
+    for page in document.pages:
+        stack = [page._page_box]
+        while stack:
+            box = stack.pop()
+            if isinstance(box, TableBox):  # its rows hold no table
+                for group in box.column_groups:
+                    for column in group.children:
+                        column.__dict__.pop("get_cells", None)
+                continue
+            stack.extend(getattr(box, "children", ()))
