@@ -5,7 +5,7 @@ WeasyPrint ties them into reference cycles: the layout context holds its own ima
 (`functools.partial(…, context=self)`), and each table's columns their cell getters, closures
 over the table. Every box hangs off one of those, so reference counting freed none of them
 and the cyclic collector had to walk them all, once while they lived and again to free them:
-18 % of a standings part's CPU (docs/performance-log.md, session 48). Written, the document
+about a sixth of a print part's CPU (docs/performance-log.md, session 48). Written, the document
 is no longer needed; cutting those two links lets reference counting free the whole tree at
 once, and the collector, paused during the layout, finds almost nothing left.
 tests/exports/test_weasy.py holds the cyclic garbage of our prints under a limit, so that a
