@@ -10,18 +10,41 @@ is no longer needed; cutting those two links lets reference counting free the wh
 once, and the collector, paused during the layout, finds almost nothing left.
 tests/exports/test_weasy.py holds the cyclic garbage of our prints under a limit, so that a
 new WeasyPrint with another cycle shows here.
+
+WeasyPrint parses the HTML with tinyhtml5, whose tokenizer asks `chars_until` for the run of
+characters up to one of a few, ten thousand times in a print. tinyhtml5 2.1.0 caches the
+regular expression for each set under the wrong key (`characters = cache[key] = regex` binds
+`characters` before the key is built), so every call builds it again: a third of the parse.
+`_RegexCache` keeps the same regular expressions under the key the lookup uses.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 
+import tinyhtml5.inputstream
 from weasyprint import DEFAULT_OPTIONS, HTML, Document
 from weasyprint.formatting_structure.boxes import TableBox
 
 from common.gc_tuning import cycle_collection_paused
 
 _contexts = threading.local()
+
+
+class _RegexCache(dict):
+    """tinyhtml5's `characters_until_regex`, filled on a miss under the key it is read with:
+    `[^…]+` for the characters up to one of ``characters``, `[…]+` for a run of them."""
+
+    def __missing__(self, key: tuple) -> re.Pattern:
+        characters, opposite = key
+        escaped = "".join(f"\\x{ord(character):02x}" for character in characters)
+        regex = self[key] = re.compile(f"[{escaped}]+" if opposite else f"[^{escaped}]+")
+        return regex
+
+
+if type(tinyhtml5.inputstream.characters_until_regex) is dict:  # (not twice on a reload)
+    tinyhtml5.inputstream.characters_until_regex = _RegexCache()
 
 
 class _Document(Document):
