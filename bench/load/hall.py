@@ -30,7 +30,8 @@ sheets' Hand rows are their content versions; every sheet the phones finished is
 every sheet the director's helper confirmed is stored so; integrity_check), the hall's log
 is read for errors, and the display's staleness is computed: for each sheet the phones
 confirmed, the time from the confirmation's answer to the display's poll showing the
-results version it made.
+results version it made. The slowest saves (half a second or more) are listed with the task
+worker's jobs and the backups beside them (``bench.load.slow_saves``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from pathlib import Path
 from bench.load import hall_watchers, scorers
 from bench.load.phones import Phone, PhoneStats, Tables, _checks, pct
 from bench.load.read_clients import Tally
+from bench.load.slow_saves import slow_saves
 from bench.rigs.serving import PASSWORD, ROOT, Client, hall_cpu, log_errors, start_hall, stop_hall
 
 PHONE_ADDRESS = "127.0.0.3"  # the phones' and spectators' source: another device
@@ -244,6 +246,9 @@ def run_pass(args, scenario: Scenario, folder: Path, port: int, name: str) -> Pa
         result.notes.append("the backup loop (manage.py hall_backups) is not in this checkout")
         logs = logs[:1]
     check(result, scenario, logs)
+    result.notes += slow_saves(
+        result.stats.save_times, _backup_root(folder), result.desk.save_times
+    )
     return result
 
 
@@ -251,6 +256,12 @@ def datafolder_log(folder: Path) -> Path:
     from common import datafolder
 
     return datafolder.log_path(folder)
+
+
+def _backup_root(folder: Path) -> Path:
+    from common import datafolder
+
+    return datafolder.backup_root(folder)
 
 
 def drive(args, scenario: Scenario, port: int, hall, hall_host=HALL_ADDRESS) -> PassResult:

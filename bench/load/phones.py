@@ -37,6 +37,7 @@ from bench.rigs.serving import Client, start_gunicorn, worker_pids
 @dataclass
 class PhoneStats:
     save_latencies: list[float] = field(default_factory=list)
+    save_times: list[tuple[float, float]] = field(default_factory=list)  # (time.time(), s)
     confirm_latencies: list[float] = field(default_factory=list)
     saved: dict[int, set[str]] = field(default_factory=dict)  # table -> client ids acknowledged
     resends: int = 0
@@ -158,7 +159,7 @@ class Tables:
             writer, checker = phones[(n - 1) % size], phones[n % size]
             client_id = f"bench-{link.table.number}-{n}-{rng.randrange(10**9)}"
             data = {**_hand_fields(self.ruleset, rng, n, size), "client_id": client_id}
-            started = time.perf_counter()
+            begun, started = time.time(), time.perf_counter()
             answer = self.send(writer, root + "hand/", data, f"table {link.table.number} hand {n}")
             if answer is None:
                 return
@@ -168,6 +169,7 @@ class Tables:
                 return
             with stats.lock:
                 stats.save_latencies.append(time.perf_counter() - started)
+                stats.save_times.append((begun, stats.save_latencies[-1]))
                 stats.saved.setdefault(link.table.number, set()).add(client_id)
                 stats.repeated += not body.get("created", True)
             started = time.perf_counter()

@@ -24,6 +24,7 @@ from bench.rigs.sheet_form import sheet_post, sheet_version
 @dataclass
 class ScorerTally:
     saves: list[float] = field(default_factory=list)
+    save_times: list[tuple[float, float]] = field(default_factory=list)  # (time.time(), s)
     confirmed: int = 0
     errors: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -105,7 +106,7 @@ def scorer(clients, index, desk: Desk, stop: threading.Event, tally: ScorerTally
             data = sheet_post(
                 desk.ruleset, desk.sizes[number], desk.rounds, rng, sheet_version(page)
             )
-            started = time.perf_counter()
+            begun, started = time.time(), time.perf_counter()
             status, _ = me.request(path, data)
             took = time.perf_counter() - started
             if status != 302:
@@ -117,6 +118,7 @@ def scorer(clients, index, desk: Desk, stop: threading.Event, tally: ScorerTally
                 raise RuntimeError(f"confirm {status}")
             with tally.lock:
                 tally.saves.append(took)
+                tally.save_times.append((begun, took))
                 tally.confirmed += 1
         except (OSError, RuntimeError):
             with tally.lock:
