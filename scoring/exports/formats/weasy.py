@@ -43,7 +43,8 @@ class _RegexCache(dict):
         return regex
 
 
-if type(tinyhtml5.inputstream.characters_until_regex) is dict:  # (not twice on a reload)
+# Only tinyhtml5's plain dict (not ours again on a reload, nor a later release's own cache).
+if type(getattr(tinyhtml5.inputstream, "characters_until_regex", None)) is dict:
     tinyhtml5.inputstream.characters_until_regex = _RegexCache()
 
 
