@@ -30,8 +30,9 @@ sheets' Hand rows are their content versions; every sheet the phones finished is
 every sheet the director's helper confirmed is stored so; integrity_check), the hall's log
 is read for errors, and the display's staleness is computed: for each sheet the phones
 confirmed, the time from the confirmation's answer to the display's poll showing the
-results version it made. The slowest saves (half a second or more) are listed with the task
-worker's jobs and the backups beside them (``bench.load.slow_saves``).
+results version it made. The slowest saves (half a second or more) are listed with the
+director's saves, the task worker's jobs and the backups beside them
+(``bench.load.slow_saves``).
 """
 
 from __future__ import annotations

@@ -36,7 +36,6 @@ from bench.rigs.serving import Client, start_gunicorn, worker_pids
 
 @dataclass
 class PhoneStats:
-    save_latencies: list[float] = field(default_factory=list)
     save_times: list[tuple[float, float]] = field(default_factory=list)  # (time.time(), s)
     confirm_latencies: list[float] = field(default_factory=list)
     saved: dict[int, set[str]] = field(default_factory=dict)  # table -> client ids acknowledged
@@ -45,6 +44,10 @@ class PhoneStats:
     refused: list[str] = field(default_factory=list)
     gave_up: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def save_latencies(self) -> list[float]:
+        return [seconds for _, seconds in self.save_times]
 
 
 class Phone(Client):
@@ -168,8 +171,7 @@ class Tables:
                 stats.refused.append(f"table {link.table.number} hand {n}: {status} {body}")
                 return
             with stats.lock:
-                stats.save_latencies.append(time.perf_counter() - started)
-                stats.save_times.append((begun, stats.save_latencies[-1]))
+                stats.save_times.append((begun, time.perf_counter() - started))
                 stats.saved.setdefault(link.table.number, set()).add(client_id)
                 stats.repeated += not body.get("created", True)
             started = time.perf_counter()

@@ -23,11 +23,14 @@ from bench.rigs.sheet_form import sheet_post, sheet_version
 
 @dataclass
 class ScorerTally:
-    saves: list[float] = field(default_factory=list)
     save_times: list[tuple[float, float]] = field(default_factory=list)  # (time.time(), s)
     confirmed: int = 0
     errors: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def saves(self) -> list[float]:
+        return [seconds for _, seconds in self.save_times]
 
 
 @dataclass
@@ -117,7 +120,6 @@ def scorer(clients, index, desk: Desk, stop: threading.Event, tally: ScorerTally
             if status != 302:
                 raise RuntimeError(f"confirm {status}")
             with tally.lock:
-                tally.saves.append(took)
                 tally.save_times.append((begun, took))
                 tally.confirmed += 1
         except (OSError, RuntimeError):
