@@ -8,7 +8,6 @@ import gc
 import xml.etree.ElementTree as ET
 
 import pytest
-import tinyhtml5
 import tinyhtml5.inputstream
 from weasyprint import HTML
 
