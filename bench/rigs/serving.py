@@ -114,16 +114,25 @@ def start_gunicorn(db_url: str, port: int, workers: int, log=None) -> subprocess
 
 def collect_static(env: dict) -> None:
     """`collectstatic` (the manifest production serves from), unless the collected files are
-    newer than static/ and requirements.txt: it takes 5-12 s on this machine."""
-    manifest = Path(env.get("STATIC_ROOT") or ROOT / "staticfiles") / "staticfiles.json"
+    newer than static/ and requirements.txt: it takes 5-12 s on this machine. One process at
+    a time: two test modules on two xdist workers collecting into the same folder at once
+    pulled each other's files away mid-compression (FileNotFoundError in whitenoise)."""
+    from filelock import FileLock
+
+    root = Path(env.get("STATIC_ROOT") or ROOT / "staticfiles")
+    manifest = root / "staticfiles.json"
     sources = [p for p in (ROOT / "static").rglob("*") if p.is_file()]
     sources.append(ROOT / "requirements.txt")
-    if manifest.exists() and manifest.stat().st_mtime > max(p.stat().st_mtime for p in sources):
-        return
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env=env, check=True,
-    )  # fmt: skip
+    lock = ROOT / "bench" / "out" / "collectstatic.lock"  # (bench/out: ignored by git)
+    lock.parent.mkdir(exist_ok=True)
+    with FileLock(str(lock), timeout=300):
+        newest = max(p.stat().st_mtime for p in sources)
+        if manifest.exists() and manifest.stat().st_mtime > newest:
+            return  # (collected already, perhaps by the process this one waited for)
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT, env=env, check=True,
+        )  # fmt: skip
 
 
 def wait_until_up(
