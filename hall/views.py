@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs import auth
 from common.forms import add_validation_errors
 from hall import selectors, services
 from hall.access import flags
@@ -45,7 +46,7 @@ def setup(request):
         except ValidationError as error:
             add_validation_errors(form, error)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=auth.PATH)
             messages.success(
                 request,
                 _("Welcome! The laptop is ready. Create the event under “Events”."),

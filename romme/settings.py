@@ -178,7 +178,8 @@ PERMISSIONS_POLICY = [
 # Login throttling (django-axes; see romme/throttling.py and docs/security.md).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend, reading the user's club roles with the user (one query less a page).
+    "clubs.auth.ClubRoleBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own

@@ -454,9 +454,9 @@ def test_pages_run_a_fixed_number_of_queries(
 ):
     series, made = _series_with_sheets(club_a, tables, scorer_a)
     client.force_login(scorer_a)
-    with django_assert_max_num_queries(6):  # session, user, 3 reads, roles
+    with django_assert_max_num_queries(5):  # session, user with roles (clubs.auth), 3 reads
         assert client.get(reverse("scoring:series_board", args=[series.pk])).status_code == 200
-    with django_assert_max_num_queries(7):  # session, user, 3 reads, roles, who may confirm
+    with django_assert_max_num_queries(6):  # session, user with roles, 3 reads, who confirms
         assert client.get(_url(made[-1])).status_code == 200
 
 
