@@ -3,6 +3,7 @@
     python -m bench db-profile                      # SQLite
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/romme_bench python -m bench db-profile
     python -m bench db-profile --explain            # also EXPLAIN ANALYZE the slowest queries
+    python -m bench db-profile --queries --explain  # ... and EXPLAIN ANALYZE every one of them
     python -m bench db-profile --queries            # every query of each path, with its time
 
 Builds the large event and the season (bench.rigs.datasets) on a fresh database, then for every
@@ -17,7 +18,8 @@ page) prints two tables:
   Django's row conversion and the rest (ranking, templates); cProfile inflates the Python
   part, so read the split, not the absolute numbers.
 
-``--explain`` (PostgreSQL) prints EXPLAIN ANALYZE of the slowest query of each path.
+``--explain`` (PostgreSQL) prints EXPLAIN ANALYZE of the slowest query of each path, with
+``--queries`` of every query of each path.
 """
 
 from __future__ import annotations
@@ -204,9 +206,14 @@ def _run(database: str, args) -> int:
             for seconds, sql, _params in queries:
                 print(f"  {seconds * 1000:6.2f} ms  {' '.join(sql.split())[:150]}")
     if args.explain and connection.vendor == "postgresql":
-        for label, (_seconds, sql, params) in slowest.items():
-            with connection.cursor() as cursor:
-                cursor.execute("EXPLAIN (ANALYZE, COSTS OFF) " + sql, params)
-                print(f"\nEXPLAIN ANALYZE, {label}:")
-                print("\n".join(row[0] for row in cursor.fetchall()))
+        # With --queries, every query of the last request; else the slowest of each path.
+        chosen = {
+            label: queries if args.queries else [slowest[label]] for label, queries in every.items()
+        }
+        for label, queries in chosen.items():
+            for _seconds, sql, params in queries:
+                with connection.cursor() as cursor:
+                    cursor.execute("EXPLAIN (ANALYZE, COSTS OFF) " + sql, params)
+                    print(f"\nEXPLAIN ANALYZE, {label}: {' '.join(sql.split())[:80]}")
+                    print("\n".join(row[0] for row in cursor.fetchall()))
     return 0
