@@ -11,6 +11,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.db.models import F
 
+from clubs.permissions import remember_roles
+
 PATH = "clubs.auth.ClubRoleBackend"
 
 
@@ -27,8 +29,8 @@ class ClubRoleBackend(ModelBackend):
         user = rows[0]
         if not self.user_can_authenticate(user):
             return None
-        # The cache `role_in` would otherwise fill with its own query.
-        user._club_roles_cache = {
-            row.role_club_id: row.role_name for row in rows if row.role_club_id is not None
-        }
+        # What `role_in` would otherwise read with a query of its own.
+        remember_roles(
+            user, {row.role_club_id: row.role_name for row in rows if row.role_club_id is not None}
+        )
         return user

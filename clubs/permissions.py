@@ -26,8 +26,7 @@ def role_in(user, club) -> str | None:
     if cache is None:
         # No ORDER BY: the Meta ordering would join the clubs and users just to sort a dict.
         roles = ClubRole.objects.filter(user=user).order_by().values_list("club_id", "role")
-        cache = dict(roles)
-        user._club_roles_cache = cache
+        cache = remember_roles(user, dict(roles))
     club_id = club.pk if isinstance(club, Club) else club
     return cache.get(club_id)
 
@@ -64,6 +63,13 @@ def clubs_with_role(user, minimum: str = VIEWER):
         return Club.objects.all()
     roles = [role for role, rank in _RANK.items() if rank >= _RANK[minimum]]
     return Club.objects.filter(roles__user=user, roles__role__in=roles).distinct()
+
+
+def remember_roles(user, roles: dict[int, str]) -> dict[int, str]:
+    """Keep the user's roles (club id -> role) for this request, as `role_in` reads them;
+    `clubs.auth` hands over the roles it read with the user."""
+    user._club_roles_cache = roles
+    return roles
 
 
 def forget_cached_roles(user) -> None:
