@@ -1,9 +1,11 @@
-"""The bench's warm-up before timing a path: as a server's kept connection runs it."""
+"""The bench's requests as a server runs them: the kept connection's prepared statements after
+the warm-up, and the connection's health check at each request."""
 
 import pytest
+from django.core.signals import request_started
 from django.db import connection, connections
 
-from bench.rigs.harness import kept_connection_warmup
+from bench.rigs.harness import check_as_served, kept_connection_warmup
 
 pytestmark = pytest.mark.django_db
 
@@ -47,20 +49,16 @@ def _health_checks(client, monkeypatch, times: int) -> int:
 
 
 def test_the_test_client_alone_skips_the_health_check(client, monkeypatch):
-    connection.ensure_connection()
-    connection.health_check_done = True
+    connections["default"].ensure_connection()
+    connections["default"].health_check_done = True
     assert _health_checks(client, monkeypatch, 3) == 0
 
 
 def test_the_bench_runs_the_health_check_at_each_request_as_a_server_does(client, monkeypatch):
-    from django.core.signals import request_started
-
-    from bench.rigs.harness import _check_as_served
-
-    connection.ensure_connection()
-    request_started.connect(_check_as_served, dispatch_uid="test.check_as_served")
+    connections["default"].ensure_connection()
+    request_started.connect(check_as_served, dispatch_uid="test.check_as_served")
     try:
         assert _health_checks(client, monkeypatch, 3) == 3
     finally:
         request_started.disconnect(dispatch_uid="test.check_as_served")
-    assert connection.connection is not None  # checked, not closed
+    assert connections["default"].connection is not None  # checked, not closed

@@ -65,11 +65,11 @@ def setup_django(name: str = "") -> str:
     else:
         call_command("migrate", verbosity=0)
     settings.DEBUG = False  # keep Django from storing every query in memory while timing
-    request_started.connect(_check_as_served, dispatch_uid="bench.check_as_served")
+    request_started.connect(check_as_served, dispatch_uid="bench.check_as_served")
     return f"{connection.vendor} ({connection.settings_dict['NAME']})"
 
 
-def _check_as_served(**_kwargs) -> None:
+def check_as_served(**_kwargs) -> None:
     """A served request's health check (`CONN_HEALTH_CHECKS`: on PostgreSQL a `SELECT 1`
     round trip before the request's first query), which Django's test client skips: it keeps
     `close_old_connections` off `request_started`. Only the check: the connection is kept."""
