@@ -235,6 +235,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )
+    # Django's backend, its health check looking at the socket instead of a `SELECT 1` round
+    # trip on every request (romme/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "romme.postgresql"
 if HALL_MODE:
     DATABASES["default"] = dj_database_url.parse(
         f"sqlite:///{datafolder.database_path(HALL_DATA_DIR)}", conn_max_age=0
