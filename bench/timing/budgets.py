@@ -137,7 +137,7 @@ def table(results: dict[str, list[dict]]) -> str:
         name: {(row["operation"], row["size"]): row for row in rows}
         for name, rows in results.items()
     }
-    ratio = names == ["sqlite", "postgresql"]
+    ratio = len(names) == 2 and names[0] == "sqlite" and names[1].startswith("postgresql")
     head = f"| {'budget':<50} | {'limit':>17} | " + " | ".join(f"{n:>10}" for n in names)
     head += f" | {'ratio':>5}" if ratio else ""
     head += " | result"

@@ -6,7 +6,10 @@ Each database gets its own `python -m bench table --json FILE` process (Django i
 process, on a fresh database: bench.rigs.harness), then one table shows the median of every row
 per database and the ratio PostgreSQL / SQLite. A budget is met only if it holds on every
 database. PostgreSQL is BENCH_POSTGRES_URL, or postgres://postgres@127.0.0.1:5432/romme_bench
-(the harness creates and drops test_<name> beside it).
+(the harness creates and drops test_<name> beside it): over TCP, as CI and a server whose
+database is on another machine connect. ``postgresql-socket`` is the same database over the
+local Unix socket, as the README's server install connects (BENCH_POSTGRES_SOCKET_URL, or
+Debian's socket folder /var/run/postgresql).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ DATABASES = {
     "sqlite": "",
     "postgresql": os.environ.get(
         "BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/romme_bench"
+    ),
+    "postgresql-socket": os.environ.get(
+        "BENCH_POSTGRES_SOCKET_URL", "postgres://postgres@%2Fvar%2Frun%2Fpostgresql/romme_bench"
     ),
 }
 

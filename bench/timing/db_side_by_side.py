@@ -10,6 +10,11 @@ them in turn for a few requests of each read path, alternating which goes first,
 see the same load. Per path: median wall time, the ratio, the Python process's CPU time
 (``time.process_time``) and, for PostgreSQL, the server backend's CPU time from
 /proc/<pid>/stat (same machine only; 10 ms ticks, so a mean over the requests).
+
+``--pin apart`` puts the PostgreSQL backend on the last core and every Python process on the
+first; ``--pin same`` puts them all on the first core: what the scheduler's placement of
+the two processes (a shared core's caches, a wake-up on the other core) adds to the ratio.
+Linux only.
 """
 
 from __future__ import annotations
@@ -25,6 +30,19 @@ import time
 from bench.timing.compare import DATABASES, ROOT
 
 
+def _pin(how: str | None, connection=None) -> None:
+    """This process, and the PostgreSQL backend of ``connection``, on the cores ``how`` says."""
+    if how is None:
+        return
+    first, last = min(os.sched_getaffinity(0)), max(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {first})
+    if connection is not None and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = cursor.fetchone()[0]
+        os.sched_setaffinity(backend, {first if how == "same" else last})
+
+
 def _serve() -> int:
     from bench.rigs.harness import setup_django, teardown_django
 
@@ -35,6 +53,7 @@ def _serve() -> int:
         from bench.timing.db_profile import _server_cpu_ms, director_reads
 
         client, paths = director_reads("side-by-side")
+        _pin(os.environ.get("BENCH_PIN") or None, connection)
         for path in paths.values():
             for _ in range(3):
                 assert client.get(path).status_code == 200, path
@@ -64,6 +83,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--per-round", type=int, default=4)
     parser.add_argument("--only", help="read paths whose name contains this")
+    parser.add_argument("--pin", choices=("apart", "same"), help="see the module's docstring")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -74,7 +94,7 @@ def main(argv=None) -> int:
         name: subprocess.Popen(
             [sys.executable, "-m", "bench", "db-side-by-side", "--serve"],
             cwd=ROOT,
-            env={**os.environ, "DATABASE_URL": DATABASES[name]},
+            env={**os.environ, "DATABASE_URL": DATABASES[name], "BENCH_PIN": args.pin or ""},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -85,6 +105,7 @@ def main(argv=None) -> int:
     labels = None
     for worker in workers.values():
         labels = json.loads(worker.stdout.readline())
+    _pin(args.pin)  # after the workers' start: they would inherit it while building
     if args.only:
         labels = [label for label in labels if args.only in label]
     load = os.getloadavg()[0]
@@ -98,8 +119,9 @@ def main(argv=None) -> int:
     for worker in workers.values():
         worker.stdin.close()
         worker.wait()
+    pinned = "" if args.pin is None else f", pinned {args.pin}"
     print(f"\nload average {load:.1f} -> {os.getloadavg()[0]:.1f}; {args.rounds} x "
-          f"{args.per_round} requests per path and database, alternating\n")  # fmt: skip
+          f"{args.per_round} requests per path and database, alternating{pinned}\n")  # fmt: skip
     head = ("read path", "SQLite ms", "PG ms", "ratio", "SQLite CPU ms",
             "PG CPU ms: client + server", "CPU ratio")  # fmt: skip
     widths = (21, 9, 7, 5, 13, 26, 9)
