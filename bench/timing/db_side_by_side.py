@@ -14,7 +14,7 @@ see the same load. Per path: median wall time, the ratio, the Python process's C
 ``--pin apart`` puts the PostgreSQL backend on the last core and every Python process on the
 first; ``--pin same`` puts them all on the first core: what the scheduler's placement of
 the two processes (a shared core's caches, a wake-up on the other core) adds to the ratio.
-Linux only.
+Linux only, with PostgreSQL on the same machine (its backend's pid is pinned).
 """
 
 from __future__ import annotations
