@@ -59,15 +59,21 @@ def _split(stats: pstats.Stats) -> dict[str, float]:
     return out
 
 
-def _server_cpu_ms(connection) -> float | None:
-    """CPU time used so far by this connection's PostgreSQL backend (same machine only)."""
-    if connection.vendor != "postgresql":
-        return None
+def backend_pid(connection) -> int:
+    """The process id of this PostgreSQL connection's backend (asked once, then kept)."""
     pid = getattr(connection, "_bench_backend_pid", None)
     if pid is None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             pid = connection._bench_backend_pid = cursor.fetchone()[0]
+    return pid
+
+
+def _server_cpu_ms(connection) -> float | None:
+    """CPU time used so far by this connection's PostgreSQL backend (same machine only)."""
+    if connection.vendor != "postgresql":
+        return None
+    pid = backend_pid(connection)
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()

@@ -34,13 +34,13 @@ def _pin(how: str | None, connection=None) -> None:
     """This process, and the PostgreSQL backend of ``connection``, on the cores ``how`` says."""
     if how is None:
         return
-    first, last = min(os.sched_getaffinity(0)), max(os.sched_getaffinity(0))
+    from bench.timing.db_profile import backend_pid
+
+    cores = os.sched_getaffinity(0)
+    first, last = min(cores), max(cores)
     os.sched_setaffinity(0, {first})
     if connection is not None and connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_backend_pid()")
-            backend = cursor.fetchone()[0]
-        os.sched_setaffinity(backend, {first if how == "same" else last})
+        os.sched_setaffinity(backend_pid(connection), {first if how == "same" else last})
 
 
 def _serve() -> int:
