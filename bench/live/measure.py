@@ -40,11 +40,12 @@ waits; the laptop's workers keep every CPU. ``--server-elsewhere S`` (with ``--c
 measures the cost against a stand-in for a server on another machine
 (`bench.live.elsewhere`): the link points there during the cost's blocks, each batch is
 acknowledged after S seconds, and the server's apply takes none of this machine's CPU.
+``--control`` (with ``--cost-only``) keeps the link off in the "on" blocks too: the rise and
+its interval that chance alone gives, against which a run with the link on is read.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shutil
@@ -55,6 +56,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.live import options
 from bench.live.report import report
 from bench.live.setup import (
     PORT,
@@ -235,7 +237,7 @@ def measure_visibility(server: Server, event, director, count: int) -> list[floa
     return seconds
 
 
-def measure_cost(event, director, helper, per_mode: int) -> dict:
+def measure_cost(event, director, helper, per_mode: int, control: bool = False) -> dict:
     from django.utils import timezone
 
     from live.laptop.services import set_sending
@@ -254,8 +256,9 @@ def measure_cost(event, director, helper, per_mode: int) -> dict:
     mode = "off"
     next_start = time.perf_counter()
     while min(len(v) for v in times.values()) < per_mode:
-        set_sending(director, event, mode == "on")
-        if mode == "off":  # the switch-off is honoured, the last push finished
+        sending = mode == "on" and not control  # --control: off in both kinds of block
+        set_sending(director, event, sending)
+        if not sending:  # the switch-off is honoured, the last push finished
             wait_for(worker_idle, 120, "the worker's last push")
         block_start, wall = timezone.now(), time.perf_counter()
         next_start = wall
@@ -381,48 +384,8 @@ def point_elsewhere(event, delay: float, log) -> subprocess.Popen:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--keep", action="store_true", help="keep the laptop's folder")
-    parser.add_argument(
-        "--server-nice",
-        type=int,
-        default=0,
-        help="the server's gunicorn and PostgreSQL backends at this niceness",
-    )
-    parser.add_argument(
-        "--server-own-disk",
-        action="store_true",
-        help="the server's PostgreSQL commits without waiting for its disk (synchronous_commit"
-        " off), standing in for a server's own disk",
-    )
-    parser.add_argument(
-        "--server-core",
-        action="store_true",
-        help="with --server-nice: the server's gunicorn and PostgreSQL backends on the one CPU"
-        " the director's process is pinned to, so that they run while he waits (as on another"
-        " machine), not beside his saves on the other CPU; the laptop's workers on any CPU",
-    )
-    parser.add_argument(
-        "--server-elsewhere",
-        type=float,
-        metavar="S",
-        help="with --cost-only: the director's cost against a stand-in for a server on another"
-        " machine that acknowledges each batch after S seconds (the real server's apply)",
-    )
-    parser.add_argument(
-        "--cost-only",
-        type=int,
-        metavar="N",
-        help="measure the director's cost alone, with N saves a mode (more than 100 narrows"
-        " the interval of its p95)",
-    )
-    args = parser.parse_args(argv)
+    args = options.parse(argv, __doc__.splitlines()[0])
     SERVER_NICE[0] = args.server_nice
-    if args.server_core and not (args.server_nice and hasattr(os, "sched_setaffinity")):
-        parser.error("--server-core needs --server-nice and a system that pins processes")
-    if args.server_elsewhere is not None and (not args.cost_only or args.server_core):
-        parser.error("--server-elsewhere goes with --cost-only and without --server-core")
     SERVER_CORE[0] = min(os.sched_getaffinity(0)) if args.server_core else None
     visible_n, cost_n, backlog_series = (20, 20, 1) if args.quick else (100, 100, 5)
     if args.cost_only:
@@ -475,7 +438,7 @@ def main(argv=None) -> int:
         # As in the hall's web process (romme/wsgi.py): a full collection in a timed save
         # walks what saves leave, not the set-up's heap (78-93 ms a walk, performance log).
         freeze_startup_heap()
-        cost = measure_cost(event_a, director, helper, cost_n)
+        cost = measure_cost(event_a, director, helper, cost_n, args.control)
         print("director's cost measured", flush=True)
         loads.append(os.getloadavg())
         if not args.cost_only:

@@ -85,6 +85,8 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
     rise = (pct(on, 0.95) / pct(off, 0.95) - 1) * 100
     low, high = rise_interval(off, on)
     checks = {"cost": rise <= COST_PCT, "cost interval": high <= COST_HIGH_PCT}
+    control = getattr(args, "control", False)
+    on_label = "link on" if not control else "link off too (--control)"
     if visible is not None:
         checks["visible"] = pct(visible, 0.95) <= VISIBLE_S
     if backlog is not None:
@@ -111,6 +113,7 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
             if getattr(args, "server_elsewhere", None) is not None
             else ""
         )
+        + ("; the link off in both kinds of block, chance alone (--control)" if control else "")
     )
     print("| measure | figure | target | verdict |")
     print("|---|---|---|---|")
@@ -132,7 +135,7 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
         backlog_rows(row, backlog, args.quick, checks["backlog"])
     row(f"save + confirm, link off: p50 / p95 ms ({len(off)})",
         f"{statistics.median(off):.1f} / {pct(off, 0.95):.1f}")  # fmt: skip
-    row(f"save + confirm, link on: p50 / p95 ms ({len(on)})",
+    row(f"save + confirm, {on_label}: p50 / p95 ms ({len(on)})",
         f"{statistics.median(on):.1f} / {pct(on, 0.95):.1f}")  # fmt: skip
     row("p95 on vs off", f"{rise:+.1f} %", f"≤ +{COST_PCT:g} %", checks["cost"])
     row("… 90 % interval of that rise (bootstrap, 2000 resamples)", f"{low:+.1f} … {high:+.1f} %",
