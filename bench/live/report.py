@@ -151,7 +151,7 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
         during = sorted(x * 1000 for x, m in zip(cost["times"]["on"], met, strict=False) if m)
         apart = sorted(x * 1000 for x, m in zip(cost["times"]["on"], met, strict=False) if not m)
         row(
-            "… link on: saves while a push ran / the others: count; p50 / p95 ms",
+            f"… {on_label}: saves while a push ran / the others: count; p50 / p95 ms",
             f"{len(during)}; {statistics.median(during or [0]):.1f} / {pct(during, 0.95):.1f}"
             f" · {len(apart)}; {statistics.median(apart or [0]):.1f} / {pct(apart, 0.95):.1f}",
         )
