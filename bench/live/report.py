@@ -86,7 +86,7 @@ def report(args, visible, cost, backlog, first_push, loads, errors) -> int:
     low, high = rise_interval(off, on)
     checks = {"cost": rise <= COST_PCT, "cost interval": high <= COST_HIGH_PCT}
     control = getattr(args, "control", False)
-    on_label = "link on" if not control else "link off too (--control)"
+    on_label = "link off too (--control)" if control else "link on"
     if visible is not None:
         checks["visible"] = pct(visible, 0.95) <= VISIBLE_S
     if backlog is not None:
