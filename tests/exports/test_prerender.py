@@ -242,6 +242,30 @@ def test_the_job_button_answers_at_once_with_the_stored_file(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_change_reads_once_whether_to_ask_for_a_render(club_a, ahead):
+    """Issue 38: after each confirmation one read decides (participants and a waiting
+    render together), not one round trip for each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ahead.STANDINGS_PRERENDER_SETTLE = 60
+    series, _tables = make_series(club_a, tables=2)
+    event_id = series.event_id
+    ahead.STANDINGS_PRERENDER_MIN_PARTICIPANTS = 9  # 8 players: too small
+    with CaptureQueriesContext(connection) as small:
+        prerender.on_results_changed(None, event_id=event_id)
+    assert len(small.captured_queries) == 1 and not _waiting_renders().exists()
+    ahead.STANDINGS_PRERENDER_MIN_PARTICIPANTS = 8
+    prerender.on_results_changed(None, event_id=event_id)
+    assert _waiting_renders().count() == 1
+    with CaptureQueriesContext(connection) as waiting:
+        prerender.on_results_changed(None, event_id=event_id)
+    assert len(waiting.captured_queries) == 1 and _waiting_renders().count() == 1
+    assert prerender.on_results_changed(None, event_id=event_id + 1000) is None
+    assert _waiting_renders().count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_small_events_and_queues_without_a_clock_render_nothing_ahead(club_a, scorer_a, ahead):
     ahead.STANDINGS_PRERENDER_MIN_PARTICIPANTS = 100  # the default: 8 players are fewer
     series, tables = make_series(club_a, tables=2)
