@@ -37,6 +37,9 @@ COMMANDS = {
         "bench.timing.install", "the wheel, a fresh install to serving, a data folder's upgrade"
     ),
     "rules": Command("bench.engines.rules_engine", "check and score hands (no Django)"),
+    "host-jitter": Command(
+        "bench.engines.host_jitter", "the host's spread: the same work timed again and again"
+    ),
     "draw": Command("bench.engines.seating_draw", "the seating draw, 400 players (no Django)"),
     "ranking-points": Command(
         "bench.engines.ranking_points", "plausible hands against reported ranking-point totals"
