@@ -21,9 +21,8 @@ import os
 import statistics
 import time
 
-from bench.live.report import pct, rise_interval
-
-BLOCK = 10  # as the live bench's blocks (bench.live.measure.BLOCK)
+from bench.live.measure import BLOCK
+from bench.live.report import p95_rise, pct, rise_interval
 
 
 def fixed_work(iterations: int) -> int:
@@ -60,7 +59,7 @@ def summary(times: dict[str, list[float]]) -> dict[str, float]:
         "max": every[-1],
         "p95/p50": pct(every, 0.95) / median,
         "slow share": sum(1 for x in every if x > 1.3 * median) / len(every),
-        "rise": (pct(times["on"], 0.95) / pct(times["off"], 0.95) - 1) * 100,
+        "rise": p95_rise(times["off"], times["on"]),
         "low": low,
         "high": high,
     }
