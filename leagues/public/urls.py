@@ -19,5 +19,11 @@ pages = [
 
 urlpatterns = [
     path("public/ligen/", include(pages)),
-    path("api/ligen/v1/staffeln/<int:pk>/", public_views.division_json, name="division_json"),
+    path("api/ligen/v1/staffeln/<int:pk>.json", public_views.division_json, name="division_json"),
+    # The address before it had ".json"; kept for the club web pages that read it.
+    path(
+        "api/ligen/v1/staffeln/<int:pk>/",
+        public_views.division_json,
+        name="division_json_slash",
+    ),
 ]

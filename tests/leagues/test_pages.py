@@ -154,6 +154,13 @@ def test_public_pages_etag_and_hiding(league, day):
     assert all(p["name"] != hidden_player.full_name for p in data["players"])
     again = anonymous.get(json_url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
+    # The page links the ".json" address (a browser's crawler takes it for data, not a
+    # page); the earlier address without it answers the same for the clubs that read it.
+    assert json_url.endswith(f"/staffeln/{league.top.pk}.json")
+    division_page = anonymous.get(reverse("leagues_public:division", args=[league.top.pk]))
+    assert f'href="{json_url}"' in division_page.content.decode()
+    earlier = anonymous.get(f"/api/ligen/v1/staffeln/{league.top.pk}/")
+    assert earlier.status_code == 200 and earlier.json() == data
     for name, pk in (
         ("leagues_public:index", None),
         ("leagues_public:season", league.season.pk),

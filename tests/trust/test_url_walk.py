@@ -241,6 +241,7 @@ def _kwargs(name: str, ids: dict) -> list[dict]:
         "leagues_public:season": {"pk": i["league_season"]},
         "leagues_public:division": {"pk": i["division"]},
         "leagues_public:division_json": {"pk": i["division"]},
+        "leagues_public:division_json_slash": {"pk": i["division"]},
         "leagues_public:division_export": {"pk": i["division"], "slug": "league-table",
                                            "fmt": "pdf"},
         "leagues_public:match_day": {"pk": i["match_day"]},
